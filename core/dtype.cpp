@@ -1,0 +1,80 @@
+#include "core/dtype.hpp"
+
+#include <cmath>
+
+namespace kverify {
+namespace {
+
+// f64 -> f32 rounding to odd: a later rounding to f16/bf16 (which keep at least two bits fewer
+// than f32) then rounds exactly as a single f64 -> f16/bf16 rounding would.
+float f64_to_f32_round_to_odd(double v) {
+  float t = static_cast<float>(v);
+  if (std::isnan(v) || static_cast<double>(t) == v) return t;
+  if (std::fabs(static_cast<double>(t)) > std::fabs(v)) t = std::nextafter(t, 0.0f);
+  return std::bit_cast<float>(std::bit_cast<std::uint32_t>(t) | 1u);
+}
+
+}  // namespace
+
+double round_to(DType d, double v) {
+  switch (d) {
+    case DType::f64: return v;
+    case DType::f32: return static_cast<float>(v);
+    case DType::f16: return f16_bits_to_f32(f32_to_f16_bits(f64_to_f32_round_to_odd(v)));
+    case DType::bf16: return bf16_bits_to_f32(f32_to_bf16_bits(f64_to_f32_round_to_odd(v)));
+  }
+  return v;
+}
+
+double ulp(DType d, double v) {
+  const DTypeInfo& i = info(d);
+  const double a = std::fabs(v);
+  if (std::isnan(a)) return std::numeric_limits<double>::quiet_NaN();
+  if (std::isinf(a)) return std::ldexp(1.0, static_cast<int>(std::ilogb(i.max_finite)) - i.mantissa_bits);
+  int e = a == 0.0 ? i.min_exponent : std::max(static_cast<int>(std::ilogb(a)), i.min_exponent);
+  // Values at or beyond the largest finite number keep the top binade's spacing.
+  e = std::min(e, static_cast<int>(std::ilogb(i.max_finite)));
+  return std::ldexp(1.0, e - i.mantissa_bits);
+}
+
+double load_as_f64(DType d, const void* bytes) {
+  switch (d) {
+    case DType::f64: {
+      double v;
+      std::memcpy(&v, bytes, 8);
+      return v;
+    }
+    case DType::f32: {
+      float v;
+      std::memcpy(&v, bytes, 4);
+      return v;
+    }
+    case DType::f16:
+    case DType::bf16: {
+      std::uint16_t b;
+      std::memcpy(&b, bytes, 2);
+      return d == DType::f16 ? f16_bits_to_f32(b) : bf16_bits_to_f32(b);
+    }
+  }
+  return 0.0;
+}
+
+void store_from_f64(DType d, double v, void* bytes) {
+  switch (d) {
+    case DType::f64: std::memcpy(bytes, &v, 8); return;
+    case DType::f32: {
+      const float f = static_cast<float>(v);
+      std::memcpy(bytes, &f, 4);
+      return;
+    }
+    case DType::f16:
+    case DType::bf16: {
+      const float odd = f64_to_f32_round_to_odd(v);
+      const std::uint16_t b = d == DType::f16 ? f32_to_f16_bits(odd) : f32_to_bf16_bits(odd);
+      std::memcpy(bytes, &b, 2);
+      return;
+    }
+  }
+}
+
+}  // namespace kverify

@@ -1,0 +1,46 @@
+#include "core/values.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace kverify {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Uniform in (0, 1), never 0 (Box-Muller takes its log).
+double unit(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53; }
+
+}  // namespace
+
+const RecipeInfo* find_recipe(std::string_view name) {
+  for (const auto& r : kRecipes)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col) {
+  const std::uint64_t key = splitmix64(splitmix64(splitmix64(seed) ^ static_cast<std::uint64_t>(tensor)) ^
+                                       static_cast<std::uint64_t>(row)) ^
+                            static_cast<std::uint64_t>(col) * 0xd1342543de82ef95ull;
+  const std::uint64_t a = splitmix64(key);
+  const std::uint64_t b = splitmix64(a);
+  const double p = recipe.param;
+  const auto normal = [&] { return std::sqrt(-2.0 * std::log(unit(a))) * std::cos(2.0 * std::numbers::pi * unit(b)); };
+  if (recipe.name == "normal") return p * normal();
+  if (recipe.name == "uniform") return p * (2.0 * unit(a) - 1.0);
+  if (recipe.name == "int") {
+    const auto k = static_cast<std::uint64_t>(p);
+    return static_cast<double>(static_cast<std::int64_t>(a % (2 * k + 1)) - static_cast<std::int64_t>(k));
+  }
+  if (recipe.name == "const") return p;
+  if (recipe.name == "negative") return -std::fabs(normal()) * p - 1.0;
+  return std::nan("");
+}
+
+}  // namespace kverify

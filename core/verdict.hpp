@@ -1,0 +1,57 @@
+// The Verdict: what one Case's check found. Failed rows and violated guards are listed, never
+// averaged away; the reproduce line is the resolved Case (variant and backend pinned).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kverify {
+
+enum class Outcome : std::uint8_t { pass, fail, skipped };
+
+struct Mismatch {
+  std::string tensor;
+  std::int64_t row = 0, col = 0;
+  double got = 0, expected = 0;
+  double abs_error = 0, ulp_error = 0;
+};
+
+// A guard that did not hold: canary overwritten, input modified, output unwritten, run-to-run
+// difference, or a launch/emulation error.
+struct GuardViolation {
+  std::string guard;   // "canary", "input-modified", "unwritten", "nondeterministic", "launch"
+  std::string tensor;  // may be empty for launch errors
+  std::string detail;  // where and what
+};
+
+struct ErrorStats {
+  std::int64_t checked = 0;
+  std::int64_t failed = 0;
+  std::int64_t failed_rows = 0;
+  double max_abs = 0, max_rel = 0, max_ulp = 0;
+  std::int64_t worst_row = -1, worst_col = -1;  // of max_ulp
+  double max_row_sum_deviation = -1;            // softmax only; -1 when not applicable
+};
+
+struct Verdict {
+  Outcome outcome = Outcome::fail;
+  std::string reproduce;  // the resolved Case line
+  std::string subject;    // "softmax/block_per_row f32 3x1000 on emu"
+  std::string reason;     // one line: why it failed or was skipped
+  std::string tolerance;  // the policy in force, as text
+  ErrorStats stats;
+  std::vector<Mismatch> first_mismatches;  // at most kMaxListed
+  std::vector<std::int64_t> failed_rows;   // at most kMaxListed
+  std::vector<GuardViolation> guards;      // at most kMaxListed per guard kind
+  std::vector<std::string> checks_passed;  // the guards that held, said explicitly
+  double seconds = 0;
+
+  static constexpr std::size_t kMaxListed = 8;
+};
+
+std::string_view name(Outcome o);
+// The Verdict as a person reads it, ending with the reproduce command.
+std::string format(const Verdict& v);
+
+}  // namespace kverify

@@ -1,0 +1,551 @@
+#include "runtime/emu/scheduler.hpp"
+
+#include <sys/mman.h>
+
+#include <boost/context/detail/fcontext.hpp>
+#include <cstring>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define KV_EMU_ASAN 1
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(KVERIFY_EMU_TSAN)
+// This file is compiled without TSan instrumentation (its bookkeeping is not the kernel's memory);
+// it only tells TSan which fiber runs and where kernel threads synchronise.
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace kverify::emu {
+
+namespace ctx = boost::context::detail;
+
+std::string_view name(LaunchError::Kind kind) {
+  switch (kind) {
+    case LaunchError::Kind::bad_launch: return "bad launch configuration";
+    case LaunchError::Kind::divergent_barrier: return "divergent __syncthreads";
+    case LaunchError::Kind::bad_warp_collective: return "bad warp collective";
+    case LaunchError::Kind::deadlock: return "deadlock";
+    case LaunchError::Kind::trap: return "trap";
+    case LaunchError::Kind::kernel_exception: return "exception in kernel";
+  }
+  return "?";
+}
+
+namespace detail {
+
+constinit thread_local const ThreadState* current = nullptr;
+constinit thread_local unsigned char* dynamic_shared = nullptr;
+
+std::string_view name(Collective c) {
+  switch (c) {
+    case Collective::shfl_idx: return "__shfl_sync";
+    case Collective::shfl_up: return "__shfl_up_sync";
+    case Collective::shfl_down: return "__shfl_down_sync";
+    case Collective::shfl_xor: return "__shfl_xor_sync";
+    case Collective::ballot: return "__ballot_sync";
+    case Collective::any: return "__any_sync";
+    case Collective::all: return "__all_sync";
+    case Collective::syncwarp: return "__syncwarp";
+  }
+  return "?";
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::Collective;
+
+constexpr std::size_t kStackBytes = 256 * 1024;
+constexpr std::size_t kGuardBytes = 4096;
+constexpr int kMaxThreadsPerBlock = 1024;
+
+// Fiber stacks at fixed addresses, reserved once per OS thread and reused by every launch.
+class StackPool {
+ public:
+  StackPool() {
+    const std::size_t stride = kStackBytes + kGuardBytes;
+    base_ = static_cast<unsigned char*>(mmap(nullptr, stride * kMaxThreadsPerBlock, PROT_READ | PROT_WRITE,
+                                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+    if (base_ == MAP_FAILED) throw std::runtime_error("emu: cannot reserve fiber stacks (mmap failed)");
+    for (int i = 0; i < kMaxThreadsPerBlock; ++i) mprotect(base_ + i * stride, kGuardBytes, PROT_NONE);
+  }
+  // Lowest usable address of stack i (its guard page lies just below).
+  unsigned char* bottom(int i) const { return base_ + i * (kStackBytes + kGuardBytes) + kGuardBytes; }
+
+ private:
+  unsigned char* base_;
+};
+
+StackPool& stack_pool() {
+  static thread_local StackPool pool;
+  return pool;
+}
+
+std::string site_text(const std::source_location& s) {
+  std::string file = s.file_name();
+  if (auto slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  return file + ":" + std::to_string(s.line());
+}
+
+bool same_site(const std::source_location& a, const std::source_location& b) {
+  return a.line() == b.line() && a.column() == b.column() && std::strcmp(a.file_name(), b.file_name()) == 0;
+}
+
+std::string dim_text(const Dim3& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// Thrown inside a fiber to unwind it when its block is abandoned after an error.
+struct BlockAbandoned {};
+
+enum class FiberState : std::uint8_t { ready, at_barrier, at_warp, done };
+
+struct Fiber {
+  detail::ThreadState state;
+  int linear = 0;
+  FiberState fiber_state = FiberState::ready;
+  bool started = false;
+  ctx::fcontext_t context = nullptr;
+  std::source_location waiting_at;
+  void* asan_fake_stack = nullptr;
+  void* tsan_fiber = nullptr;
+};
+
+struct WarpRendezvous {
+  bool active = false;
+  Collective kind{};
+  std::source_location site;
+  unsigned mask = 0;
+  int width = 32;
+  unsigned arrived = 0;
+  std::uint64_t values[32] = {};
+  int params[32] = {};
+  std::uint64_t results[32] = {};
+  char tsan_sync = 0;  // address used as the __syncwarp synchronisation object
+};
+
+struct BlockRun;
+thread_local BlockRun* active_block = nullptr;
+
+struct BlockRun {
+  std::vector<Fiber> fibers;
+  std::vector<WarpRendezvous> warps;
+  std::vector<int> ready;
+  int live = 0;
+  int running = -1;
+  ctx::fcontext_t scheduler_context = nullptr;
+  std::optional<LaunchError> error;
+  std::uint64_t rng = 0;
+  std::uint64_t* switches = nullptr;
+  KernelThunk thunk = nullptr;
+  void* thunk_context = nullptr;
+
+  // Barrier of the current generation.
+  int barrier_arrived = 0;
+  std::source_location barrier_site;
+  char tsan_barrier = 0;  // address used as the barrier's synchronisation object
+  char tsan_block_end = 0;
+
+  // Sanitizer bookkeeping for the scheduler's own stack.
+  void* scheduler_fake_stack = nullptr;
+  const void* scheduler_stack_bottom = nullptr;
+  std::size_t scheduler_stack_size = 0;
+  void* scheduler_tsan_fiber = nullptr;
+
+  Fiber& self() { return fibers[running]; }
+
+  std::string who(const Fiber& f) const {
+    return "block " + dim_text(f.state.block_idx) + " thread " + dim_text(f.state.thread_idx);
+  }
+
+  void fail(LaunchError::Kind kind, const std::string& message) {
+    if (!error) error.emplace(kind, std::string(name(kind)) + ": " + message);
+  }
+
+  // --- switching ------------------------------------------------------------------------------
+
+  // From the scheduler into fiber i; returns when it yields or finishes.
+  void resume(int i) {
+    Fiber& f = fibers[i];
+    running = i;
+    detail::current = &f.state;
+    ++*switches;
+#if KV_EMU_ASAN
+    __sanitizer_start_switch_fiber(&scheduler_fake_stack, stack_pool().bottom(f.linear), kStackBytes);
+#endif
+#if defined(KVERIFY_EMU_TSAN)
+    __tsan_switch_to_fiber(f.tsan_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
+    const ctx::transfer_t back = ctx::jump_fcontext(f.context, this);
+#if KV_EMU_ASAN
+    __sanitizer_finish_switch_fiber(scheduler_fake_stack, nullptr, nullptr);
+#endif
+    fibers[i].context = back.fctx;
+    running = -1;
+    detail::current = nullptr;
+  }
+
+  // From the running fiber back to the scheduler. `finished` ends the fiber for good.
+  void yield_to_scheduler(bool finished) {
+    Fiber& f = self();
+    ++*switches;
+#if KV_EMU_ASAN
+    __sanitizer_start_switch_fiber(finished ? nullptr : &f.asan_fake_stack, scheduler_stack_bottom,
+                                   scheduler_stack_size);
+#endif
+#if defined(KVERIFY_EMU_TSAN)
+    __tsan_switch_to_fiber(scheduler_tsan_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
+    const ctx::transfer_t t = ctx::jump_fcontext(scheduler_context, nullptr);
+    // Resumed by the scheduler (never after `finished`).
+    scheduler_context = t.fctx;
+#if KV_EMU_ASAN
+    __sanitizer_finish_switch_fiber(f.asan_fake_stack, &scheduler_stack_bottom, &scheduler_stack_size);
+#endif
+    if (error) throw BlockAbandoned{};
+  }
+
+  static void fiber_entry(ctx::transfer_t t) {
+    BlockRun& run = *static_cast<BlockRun*>(t.data);
+    run.scheduler_context = t.fctx;
+#if KV_EMU_ASAN
+    __sanitizer_finish_switch_fiber(nullptr, &run.scheduler_stack_bottom, &run.scheduler_stack_size);
+#endif
+    Fiber& f = run.self();
+    try {
+      if (!run.error) run.thunk(run.thunk_context);
+    } catch (const BlockAbandoned&) {
+    } catch (const LaunchError& e) {
+      if (!run.error) run.error = e;
+    } catch (const std::exception& e) {
+      run.fail(LaunchError::Kind::kernel_exception, run.who(f) + ": " + e.what());
+    } catch (...) {
+      run.fail(LaunchError::Kind::kernel_exception, run.who(f) + ": unknown exception");
+    }
+    run.thread_exited(f);  // may complete a collective (and write its results or an error)
+#if defined(KVERIFY_EMU_TSAN)
+    __tsan_release(&run.tsan_block_end);
+#endif
+    run.yield_to_scheduler(true);
+    __builtin_unreachable();
+  }
+
+  // --- bookkeeping ----------------------------------------------------------------------------
+
+  void make_ready(int i) {
+    fibers[i].fiber_state = FiberState::ready;
+    ready.push_back(i);
+  }
+
+  int pick_next() {
+    std::size_t at = 0;
+    if (rng != 0) {  // schedule seed: a random ready fiber (xorshift64*)
+      rng ^= rng >> 12;
+      rng ^= rng << 25;
+      rng ^= rng >> 27;
+      at = static_cast<std::size_t>((rng * 0x2545f4914f6cdd1dull) % ready.size());
+    }
+    const int i = ready[at];
+    ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(at));
+    return i;
+  }
+
+  void thread_exited(Fiber& f) {
+    f.fiber_state = FiberState::done;
+    --live;
+    // Returned threads leave later barriers and warp collectives.
+    maybe_release_barrier();
+    const int warp = f.linear / 32;
+    if (warps[warp].active) maybe_complete_warp(warp);
+  }
+
+  void maybe_release_barrier() {
+    if (barrier_arrived == 0 || barrier_arrived < live) return;
+    barrier_arrived = 0;
+    for (std::size_t i = 0; i < fibers.size(); ++i)
+      if (fibers[i].fiber_state == FiberState::at_barrier) make_ready(static_cast<int>(i));
+  }
+
+  unsigned lanes_done(int warp) const {
+    unsigned done = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      const std::size_t i = static_cast<std::size_t>(warp) * 32 + lane;
+      if (i >= fibers.size() || fibers[i].fiber_state == FiberState::done) done |= 1u << lane;
+    }
+    return done;
+  }
+
+  void maybe_complete_warp(int warp) {
+    WarpRendezvous& w = warps[warp];
+    if ((w.mask & ~(w.arrived | lanes_done(warp))) != 0) return;
+    const unsigned segment_mask = static_cast<unsigned>(32 - w.width);  // PTX shfl's segmask
+    std::uint64_t vote = 0;
+    for (int lane = 0; lane < 32; ++lane)
+      if ((w.arrived >> lane) & 1u) vote |= static_cast<std::uint64_t>(w.values[lane] != 0) << lane;
+    for (int lane = 0; lane < 32 && !error; ++lane) {
+      if (!((w.arrived >> lane) & 1u)) continue;
+      // Source lane per PTX shfl.sync: clamp to the lane's own width-sized segment.
+      const int min_lane = lane & static_cast<int>(segment_mask);
+      const int max_lane = min_lane | (31 & ~static_cast<int>(segment_mask));
+      const int b = w.params[lane];
+      int source = lane;
+      switch (w.kind) {
+        case Collective::shfl_idx: source = min_lane | (b & 31 & ~static_cast<int>(segment_mask)); break;
+        case Collective::shfl_up: source = (lane - b >= min_lane) ? lane - b : lane; break;
+        case Collective::shfl_down: source = (lane + b <= max_lane) ? lane + b : lane; break;
+        case Collective::shfl_xor: source = ((lane ^ (b & 31)) <= max_lane) ? (lane ^ (b & 31)) : lane; break;
+        default: break;
+      }
+      switch (w.kind) {
+        case Collective::shfl_idx:
+        case Collective::shfl_up:
+        case Collective::shfl_down:
+        case Collective::shfl_xor:
+          if (!((w.arrived >> source) & 1u)) {
+            const std::size_t src = static_cast<std::size_t>(warp) * 32 + source;
+            const char* why = src >= fibers.size()            ? "does not exist in this block"
+                              : !((w.mask >> source) & 1u)    ? "is not in the mask"
+                                                              : "exited without taking part";
+            fail(LaunchError::Kind::bad_warp_collective,
+                 who(fibers[static_cast<std::size_t>(warp) * 32 + lane]) + ": " + std::string(detail::name(w.kind)) +
+                     " at " + site_text(w.site) + " reads lane " + std::to_string(source) + ", which " + why +
+                     " (mask 0x" + hex(w.mask) + ")");
+          }
+          w.results[lane] = w.values[source];
+          break;
+        case Collective::ballot: w.results[lane] = vote; break;
+        case Collective::any: w.results[lane] = vote != 0; break;
+        case Collective::all: w.results[lane] = vote == w.arrived; break;
+        case Collective::syncwarp: w.results[lane] = 0; break;
+      }
+    }
+    const unsigned arrived = w.arrived;
+    w.active = false;
+    w.arrived = 0;
+    for (int lane = 0; lane < 32; ++lane)
+      if ((arrived >> lane) & 1u) make_ready(warp * 32 + lane);
+  }
+
+  static std::string hex(unsigned v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%08x", v);
+    return buf;
+  }
+
+  std::string deadlock_report() const {
+    std::ostringstream out;
+    out << "every live thread waits and none can proceed:";
+    // Group waiting threads by where they wait.
+    std::vector<bool> reported(fibers.size(), false);
+    for (std::size_t i = 0; i < fibers.size(); ++i) {
+      const Fiber& f = fibers[i];
+      if (reported[i] || (f.fiber_state != FiberState::at_barrier && f.fiber_state != FiberState::at_warp)) continue;
+      int count = 0;
+      for (std::size_t j = i; j < fibers.size(); ++j) {
+        const Fiber& g = fibers[j];
+        if (g.fiber_state == f.fiber_state && same_site(g.waiting_at, f.waiting_at) &&
+            (f.fiber_state == FiberState::at_barrier || j / 32 == i / 32)) {
+          reported[j] = true;
+          ++count;
+        }
+      }
+      out << " " << count << " thread(s) from thread " << dim_text(f.state.thread_idx);
+      if (f.fiber_state == FiberState::at_barrier) {
+        out << " wait at __syncthreads " << site_text(f.waiting_at) << ";";
+      } else {
+        const WarpRendezvous& w = warps[i / 32];
+        const unsigned missing = w.mask & ~(w.arrived | lanes_done(static_cast<int>(i / 32)));
+        out << " of warp " << i / 32 << " wait at " << detail::name(w.kind) << " " << site_text(w.site) << " (mask 0x"
+            << hex(w.mask) << ") for lanes 0x" << hex(missing) << " that are elsewhere;";
+      }
+    }
+    return out.str();
+  }
+};
+
+}  // namespace
+
+namespace detail {
+
+void syncthreads(const std::source_location& site) {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) throw std::logic_error("__syncthreads called outside an emu launch");
+  Fiber& f = run->self();
+  if (run->barrier_arrived > 0 && !same_site(run->barrier_site, site)) {
+    run->fail(LaunchError::Kind::divergent_barrier,
+              run->who(f) + " reached __syncthreads at " + site_text(site) + " while " +
+                  std::to_string(run->barrier_arrived) + " thread(s) wait at __syncthreads " +
+                  site_text(run->barrier_site));
+    throw BlockAbandoned{};
+  }
+  if (run->barrier_arrived == 0) run->barrier_site = site;
+  ++run->barrier_arrived;
+  f.fiber_state = FiberState::at_barrier;
+  f.waiting_at = site;
+#if defined(KVERIFY_EMU_TSAN)
+  __tsan_release(&run->tsan_barrier);
+#endif
+  run->maybe_release_barrier();
+  run->yield_to_scheduler(false);
+#if defined(KVERIFY_EMU_TSAN)
+  __tsan_acquire(&run->tsan_barrier);
+#endif
+}
+
+std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t value, int param, int width,
+                              const std::source_location& site) {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) throw std::logic_error(std::string(name(kind)) + " called outside an emu launch");
+  Fiber& f = run->self();
+  const int warp = f.linear / 32;
+  const int lane = f.linear % 32;
+  WarpRendezvous& w = run->warps[warp];
+  const auto bad = [&](const std::string& what) {
+    run->fail(LaunchError::Kind::bad_warp_collective,
+              run->who(f) + ": " + std::string(name(kind)) + " at " + site_text(site) + " " + what);
+    throw BlockAbandoned{};
+  };
+  if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+    bad("has width " + std::to_string(width) + " (accepted: a power of two from 1 to 32)");
+  if (!((mask >> lane) & 1u)) bad("is called by lane " + std::to_string(lane) + ", which its mask 0x" + BlockRun::hex(mask) + " does not name");
+  if (w.active && (w.kind != kind || !same_site(w.site, site) || w.mask != mask || w.width != width))
+    bad("with mask 0x" + BlockRun::hex(mask) + " meets lanes waiting at " + std::string(name(w.kind)) + " " +
+        site_text(w.site) + " with mask 0x" + BlockRun::hex(w.mask) + ": lanes of one collective must call the same "
+        "intrinsic with the same mask");
+  if (!w.active) {
+    w.active = true;
+    w.kind = kind;
+    w.site = site;
+    w.mask = mask;
+    w.width = width;
+    w.arrived = 0;
+  }
+  w.arrived |= 1u << lane;
+  w.values[lane] = value;
+  w.params[lane] = param;
+  f.fiber_state = FiberState::at_warp;
+  f.waiting_at = site;
+#if defined(KVERIFY_EMU_TSAN)
+  if (kind == Collective::syncwarp) __tsan_release(&w.tsan_sync);
+#endif
+  run->maybe_complete_warp(warp);
+  if (run->error) throw BlockAbandoned{};
+  run->yield_to_scheduler(false);
+#if defined(KVERIFY_EMU_TSAN)
+  if (kind == Collective::syncwarp) __tsan_acquire(&w.tsan_sync);
+#endif
+  return w.results[lane];
+}
+
+void trap(const std::source_location& site) {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) throw std::logic_error("__trap called outside an emu launch");
+  run->fail(LaunchError::Kind::trap, run->who(run->self()) + " executed __trap() at " + site_text(site));
+  throw BlockAbandoned{};
+}
+
+}  // namespace detail
+
+LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
+                          KernelThunk thunk, void* context) {
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  if (block.x == 0 || block.y == 0 || block.z == 0 || threads > kMaxThreadsPerBlock || block.z > 64)
+    throw LaunchError(LaunchError::Kind::bad_launch,
+                      "block " + dim_text(block) + " (accepted: x*y*z from 1 to 1024 threads, z <= 64)");
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+    throw LaunchError(LaunchError::Kind::bad_launch,
+                      "grid " + dim_text(grid) + " (accepted: x in 1..2^31-1, y and z in 1..65535)");
+  if (dynamic_shared_bytes > 227 * 1024)
+    throw LaunchError(LaunchError::Kind::bad_launch, "dynamic shared memory of " +
+                                                         std::to_string(dynamic_shared_bytes) +
+                                                         " bytes (accepted: at most 227 KiB, the H100/H200 limit)");
+  if (active_block) throw LaunchError(LaunchError::Kind::bad_launch, "launch from inside a running kernel");
+
+  LaunchStats stats;
+  std::vector<unsigned char> shared(dynamic_shared_bytes);
+  detail::dynamic_shared = shared.empty() ? nullptr : shared.data();
+  StackPool& pool = stack_pool();
+
+  BlockRun run;
+  run.switches = &stats.switches;
+  run.thunk = thunk;
+  run.thunk_context = context;
+  run.fibers.resize(threads);
+  run.warps.resize((threads + 31) / 32);
+#if defined(KVERIFY_EMU_TSAN)
+  run.scheduler_tsan_fiber = __tsan_get_current_fiber();
+#endif
+  active_block = &run;
+  struct Reset {
+    ~Reset() {
+      active_block = nullptr;
+      detail::current = nullptr;
+      detail::dynamic_shared = nullptr;
+    }
+  } reset;
+
+  for (unsigned bz = 0; bz < grid.z; ++bz)
+    for (unsigned by = 0; by < grid.y; ++by)
+      for (unsigned bx = 0; bx < grid.x; ++bx) {
+        const Dim3 block_idx{bx, by, bz};
+        // Uninitialised shared memory reads as 0xff bytes (NaN for floats), every block anew.
+        if (!shared.empty()) std::memset(shared.data(), 0xff, shared.size());
+        run.ready.clear();
+        run.barrier_arrived = 0;
+        for (auto& w : run.warps) w = WarpRendezvous{};
+        run.live = static_cast<int>(threads);
+        const std::uint64_t block_linear = (std::uint64_t{bz} * grid.y + by) * grid.x + bx;
+        run.rng = options.schedule_seed == 0
+                      ? 0
+                      : (options.schedule_seed * 0x9e3779b97f4a7c15ull) ^ (block_linear * 0xbf58476d1ce4e5b9ull) ^ 1u;
+        for (int i = 0; i < static_cast<int>(threads); ++i) {
+          Fiber& f = run.fibers[i];
+          f = Fiber{};
+          f.linear = i;
+          f.state.thread_idx = {static_cast<unsigned>(i) % block.x, (static_cast<unsigned>(i) / block.x) % block.y,
+                                static_cast<unsigned>(i) / (block.x * block.y)};
+          f.state.block_idx = block_idx;
+          f.state.block_dim = block;
+          f.state.grid_dim = grid;
+          unsigned char* bottom = pool.bottom(i);
+#if KV_EMU_ASAN
+          ASAN_UNPOISON_MEMORY_REGION(bottom, kStackBytes);  // frames of an earlier fiber on this stack
+#endif
+          f.context = ctx::make_fcontext(bottom + kStackBytes, kStackBytes, &BlockRun::fiber_entry);
+#if defined(KVERIFY_EMU_TSAN)
+          f.tsan_fiber = __tsan_create_fiber(0);
+#endif
+          run.ready.push_back(i);
+        }
+
+        while (!run.error) {
+          if (run.ready.empty()) {
+            if (run.live > 0) run.fail(LaunchError::Kind::deadlock, "block " + dim_text(block_idx) + ": " + run.deadlock_report());
+            break;
+          }
+          const int next = run.pick_next();
+          run.fibers[next].started = true;
+          run.resume(next);
+        }
+        if (run.error) {
+          // Unwind every fiber that is suspended mid-kernel, so its frames are released.
+          for (int i = 0; i < static_cast<int>(threads); ++i)
+            if (run.fibers[i].started && run.fibers[i].fiber_state != FiberState::done) run.resume(i);
+        }
+#if defined(KVERIFY_EMU_TSAN)
+        __tsan_acquire(&run.tsan_block_end);
+        for (auto& f : run.fibers) __tsan_destroy_fiber(f.tsan_fiber);
+#endif
+        stats.threads += threads;
+        ++stats.blocks;
+        if (run.error) throw *run.error;
+      }
+  return stats;
+}
+
+}  // namespace kverify::emu

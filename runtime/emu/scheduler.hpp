@@ -1,0 +1,74 @@
+// The emu scheduler: runs a kernel launch on the CPU with the CUDA execution model.
+//
+// Each CUDA thread is a fiber (Boost.Context fcontext) on a pooled stack at a fixed address; the
+// blocks of a grid run one after another on the calling OS thread. Within a block the fibers run
+// until they reach a barrier or a warp collective; the order in which ready fibers run is the
+// schedule seed (0 = thread order). The scheduler detects a barrier reached from different call
+// sites, warp collectives whose lanes disagree or read a lane that did not take part, and deadlock
+// (every live fiber waiting), and reports each as an emu::LaunchError naming block, thread and site.
+// Fiber switches carry AddressSanitizer and ThreadSanitizer fiber annotations.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+#include <stdexcept>
+#include <string>
+
+namespace kverify::emu {
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+struct LaunchOptions {
+  std::uint64_t schedule_seed = 0;
+};
+
+struct LaunchStats {
+  std::uint64_t blocks = 0;
+  std::uint64_t threads = 0;
+  std::uint64_t switches = 0;  // context switches into and out of thread fibers
+};
+
+class LaunchError : public std::runtime_error {
+ public:
+  enum class Kind { bad_launch, divergent_barrier, bad_warp_collective, deadlock, trap, kernel_exception };
+  LaunchError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+std::string_view name(LaunchError::Kind kind);
+
+using KernelThunk = void (*)(void* context);
+
+// Runs thunk(context) once per CUDA thread of the grid. Throws LaunchError.
+LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
+                          KernelThunk thunk, void* context);
+
+// What the CUDA model header reads and calls; only valid inside a launch.
+namespace detail {
+
+struct ThreadState {
+  Dim3 thread_idx;
+  Dim3 block_idx;
+  Dim3 block_dim;
+  Dim3 grid_dim;
+};
+// constinit: no TLS wrapper call on each access (and GCC 12 miscompiles UBSan null checks around it).
+extern thread_local constinit const ThreadState* current;
+extern thread_local constinit unsigned char* dynamic_shared;
+
+enum class Collective : std::uint8_t { shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, syncwarp };
+std::string_view name(Collective c);
+
+void syncthreads(const std::source_location& site);
+// Returns the calling lane's result (raw bits of the shuffled value, or the vote result).
+std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t value, int param, int width,
+                              const std::source_location& site);
+[[noreturn]] void trap(const std::source_location& site);
+
+}  // namespace detail
+}  // namespace kverify::emu

@@ -304,6 +304,10 @@ Case parse_case(std::string_view line) {
     if (auto problem = layout_problem(l, size_of(c.dtype), role.output)) {
       std::string token = "shape=" + *kFields[3].print(c, 0);
       if (c.placement[t].strides) token = std::string(role.name) + ".strides=" + *kFields[4].print(c, t);
+      Layout2D at_zero = l;  // a problem that goes away at offset 0 is the offset's
+      at_zero.offset = 0;
+      if (l.offset != 0 && !layout_problem(at_zero, size_of(c.dtype), role.output))
+        token = std::string(role.name) + ".offset=" + *kFields[5].print(c, t);
       bad(token, "tensor " + std::string(role.name) + ": " + *problem);
     }
     if (c.placement[t].strides && *c.placement[t].strides == std::pair{l.cols, std::int64_t{1}})
@@ -315,9 +319,15 @@ Case parse_case(std::string_view line) {
 std::string case_fields_help(bool markdown) {
   std::ostringstream out;
   if (markdown) {
+    const auto cell = [](std::string_view text) {
+      std::string s;
+      for (char ch : text) s += ch == '|' ? std::string("\\|") : std::string(1, ch);
+      return s;
+    };
     out << "| key | form | default | meaning |\n|---|---|---|---|\n";
     for (const auto& f : kCaseFields)
-      out << "| `" << f.key << "` | `" << f.form << "` | " << f.default_text << " | " << f.meaning << " |\n";
+      out << "| `" << cell(f.key) << "` | `" << cell(f.form) << "` | " << cell(f.default_text) << " | "
+          << cell(f.meaning) << " |\n";
   } else {
     for (const auto& f : kCaseFields) {
       out << "  " << f.key << "=" << f.form;

@@ -25,7 +25,8 @@ std::optional<std::string> layout_problem(const Layout2D& l, std::size_t element
   if (l.offset < 0) return "offset " + to_string(l.offset) + " is negative (accepted: offset >= 0, in elements)";
   std::int64_t a = 0, b = 0, footprint = 0, bytes = 0;
   if (__builtin_mul_overflow(l.rows - 1, l.row_stride, &a) || __builtin_mul_overflow(l.cols - 1, l.col_stride, &b) ||
-      __builtin_add_overflow(a, b, &footprint) || __builtin_add_overflow(footprint, l.offset + 1, &footprint) ||
+      __builtin_add_overflow(a, b, &footprint) || __builtin_add_overflow(footprint, l.offset, &footprint) ||
+      __builtin_add_overflow(footprint, std::int64_t{1}, &footprint) ||
       __builtin_mul_overflow(footprint, static_cast<std::int64_t>(element_bytes), &bytes))
     return "shape " + to_string(l.rows) + "x" + to_string(l.cols) + " with strides " + to_string(l.row_stride) + "," +
            to_string(l.col_stride) + " and offset " + to_string(l.offset) +

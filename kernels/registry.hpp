@@ -1,0 +1,42 @@
+// The registry of kernel variants: per variant its op, the storage dtypes and backends it
+// supports, its limits, and its launcher per backend. `variant=auto` asks choose_variant.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/case.hpp"
+#include "kernels/launch_request.hpp"
+
+namespace kverify {
+
+struct Variant {
+  std::string_view op;
+  std::string_view name;
+  std::string_view strategy;  // one line: how it works
+  bool f32 = true, f16 = true, bf16 = true;
+  bool on_emu = true;
+  bool on_cuda = true;
+  std::string_view emu_unsupported_reason;  // set when on_emu is false (e.g. tensor-core PTX)
+  std::int64_t max_rows = INT64_MAX;
+  std::int64_t max_cols = INT64_MAX;
+  bool mutant = false;  // deliberately wrong; never chosen by auto
+  Launcher launch_emu = nullptr;
+  Launcher launch_cuda = nullptr;  // null when this build has no CUDA
+
+  bool supports(DType d) const { return d == DType::f32 ? f32 : d == DType::f16 ? f16 : d == DType::bf16 ? bf16 : false; }
+};
+
+std::span<const Variant> all_variants();
+const Variant* find_variant(std::string_view op, std::string_view name);
+
+// The variant `auto` picks for this Case (never a mutant), or nullopt with the reason.
+const Variant* choose_variant(const Case& c, std::string* why_none);
+
+// Why this variant cannot run this Case on this backend, or nullopt.
+std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend backend);
+
+}  // namespace kverify

@@ -1,0 +1,64 @@
+#include "pipeline/execute.hpp"
+
+#include <memory>
+
+#if KVERIFY_HAVE_CUDA
+#include "runtime/cuda/device.hpp"
+#endif
+
+namespace kverify {
+
+bool backend_available(Backend b, std::string* why_not) {
+  if (b != Backend::cuda) return true;
+#if KVERIFY_HAVE_CUDA
+  const auto& status = cuda::device_status();
+  if (!status.available && why_not) *why_not = status.reason;
+  return status.available;
+#else
+  if (why_not) *why_not = "this build of kverify has no cuda backend (configured without a CUDA compiler)";
+  return false;
+#endif
+}
+
+Backend resolve_backend(Backend requested) {
+  if (requested != Backend::automatic) return requested;
+  return backend_available(Backend::cuda, nullptr) ? Backend::cuda : Backend::emu;
+}
+
+namespace {
+
+LaunchRequest request_for(const Case& c, Backend backend) {
+  LaunchRequest r;
+  r.dtype = c.dtype;
+  r.shape = c.shape;
+  r.schedule_seed = backend == Backend::emu ? c.schedule : 0;
+  return r;
+}
+
+}  // namespace
+
+void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
+  LaunchRequest request = request_for(c, backend);
+  if (backend == Backend::emu) {
+    // emu's device memory is the images themselves.
+    for (auto& image : images) request.tensors.push_back({image.element(0, 0), image.layout()});
+    variant.launch_emu(request);
+    return;
+  }
+#if KVERIFY_HAVE_CUDA
+  std::vector<std::unique_ptr<cuda::DeviceBuffer>> buffers;
+  for (auto& image : images) {
+    buffers.push_back(std::make_unique<cuda::DeviceBuffer>(image.bytes()));
+    buffers.back()->upload(image.data());
+    const std::size_t first = static_cast<std::size_t>(image.element(0, 0) - image.data());
+    request.tensors.push_back({static_cast<unsigned char*>(buffers.back()->data()) + first, image.layout()});
+  }
+  variant.launch_cuda(request);
+  cuda::synchronize(std::string(variant.name).c_str());
+  for (std::size_t i = 0; i < images.size(); ++i) buffers[i]->download(images[i].data());
+#else
+  throw std::runtime_error("this build of kverify has no cuda backend");
+#endif
+}
+
+}  // namespace kverify

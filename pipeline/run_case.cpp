@@ -1,0 +1,227 @@
+#include "pipeline/run_case.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/guarded_image.hpp"
+#include "reference/softmax.hpp"
+#include "reference/tolerance.hpp"
+
+namespace kverify {
+namespace {
+
+constexpr std::uint64_t kRandomPoisonSeed = 0x5eed;
+
+std::string subject_of(const Case& c) {
+  std::string shape;
+  for (auto n : c.shape) shape += (shape.empty() ? "" : "x") + std::to_string(n);
+  return std::string(c.op->name) + "/" + c.variant + " " + std::string(name(c.dtype)) + " " + shape + " on " +
+         std::string(name(c.backend));
+}
+
+std::vector<GuardedImage> make_images(const Case& c) {
+  std::vector<GuardedImage> images;
+  for (int t = 0; t < c.op->tensor_count; ++t) {
+    const TensorRole& role = c.op->tensors()[t];
+    images.emplace_back(std::string(role.name), c.layout(t), c.dtype, static_cast<std::uint64_t>(t) + 1);
+    if (role.output) continue;
+    GuardedImage& image = images.back();
+    for (std::int64_t r = 0; r < image.layout().rows; ++r)
+      for (std::int64_t col = 0; col < image.layout().cols; ++col)
+        store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col), image.element(r, col));
+  }
+  return images;
+}
+
+Expectations reference_for(const Case& c, const std::vector<GuardedImage>& images) {
+  if (c.op->name == "softmax") return softmax_reference(images[0].view());
+  throw InputError("no reference for op '" + std::string(c.op->name) + "' yet (references exist for: softmax)");
+}
+
+// One run: poison outputs, launch, check canaries and input bytes. Returns false when the
+// launch itself failed (the Verdict already says why).
+bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict) {
+  std::vector<std::uint64_t> input_hash;
+  for (int t = 0; t < c.op->tensor_count; ++t) {
+    if (c.op->tensors()[t].output) images[t].poison(poison, kRandomPoisonSeed);
+    input_hash.push_back(images[t].hash());
+  }
+  try {
+    execute(c.backend, v, c, images);
+  } catch (const std::exception& e) {
+    verdict.guards.push_back({"launch", "", e.what()});
+    verdict.reason = std::string("the launch failed: ") + e.what();
+    return false;
+  }
+  const char* run_name = poison == Poison::nan ? "run 1" : "run 2";
+  for (int t = 0; t < c.op->tensor_count; ++t) {
+    std::size_t total = 0;
+    const auto damaged = images[t].damaged_canaries(Verdict::kMaxListed, &total);
+    for (const auto& where : damaged) verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
+    if (total > damaged.size())
+      verdict.guards.push_back({"canary", images[t].name(), std::to_string(total) + " canary bytes changed in all"});
+    if (!c.op->tensors()[t].output && images[t].hash() != input_hash[t])
+      verdict.guards.push_back({"input-modified", images[t].name(), std::string(run_name) + ": the kernel wrote into its input"});
+  }
+  return true;
+}
+
+void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict) {
+  std::int64_t unwritten = 0, changed = 0;
+  for (std::int64_t r = 0; r < first.layout().rows; ++r)
+    for (std::int64_t c = 0; c < first.layout().cols; ++c) {
+      const auto a = first.element_bits(r, c), b = second.element_bits(r, c);
+      if (a == b) continue;
+      const bool poison_kept = a == first.poison_bits(Poison::nan, kRandomPoisonSeed, r, c) &&
+                               b == second.poison_bits(Poison::random_finite, kRandomPoisonSeed, r, c);
+      std::int64_t& count = poison_kept ? unwritten : changed;
+      if (++count <= static_cast<std::int64_t>(Verdict::kMaxListed))
+        verdict.guards.push_back({poison_kept ? "unwritten" : "nondeterministic", first.name(),
+                                  "element (" + std::to_string(r) + "," + std::to_string(c) + ")" +
+                                      (poison_kept ? " kept the poison of both runs: never written"
+                                                   : " differs between two runs of the same Case")});
+    }
+  if (unwritten > static_cast<std::int64_t>(Verdict::kMaxListed))
+    verdict.guards.push_back({"unwritten", first.name(), std::to_string(unwritten) + " elements never written in all"});
+  if (changed > static_cast<std::int64_t>(Verdict::kMaxListed))
+    verdict.guards.push_back({"nondeterministic", first.name(), std::to_string(changed) + " elements differ in all"});
+}
+
+void compare_with_reference(const Case& c, const GuardedImage& out, const Expectations& want, const Tolerance& tol,
+                            Verdict& verdict) {
+  ErrorStats& s = verdict.stats;
+  double worst_margin = -1;
+  std::int64_t last_failed_row = -1;
+  for (std::int64_t r = 0; r < out.layout().rows; ++r) {
+    double row_sum = 0;
+    bool row_finite = true;
+    for (std::int64_t col = 0; col < out.layout().cols; ++col) {
+      const double got = out.view().at(r, col);
+      const Expected& e = want.at(r, col);
+      ++s.checked;
+      bool ok = true;
+      double abs_err = 0, ulp_err = 0;
+      switch (e.kind) {
+        case Expected::Kind::nan: ok = std::isnan(got); break;
+        case Expected::Kind::exact: ok = got == e.value; break;
+        case Expected::Kind::approx:
+          abs_err = std::fabs(got - e.value);
+          ok = !std::isnan(got) && abs_err <= tol.bound(e);
+          if (std::isnan(got)) abs_err = INFINITY;
+          break;
+      }
+      if (e.kind != Expected::Kind::nan) {
+        row_sum += got;
+        ulp_err = abs_err / ulp(c.dtype, e.value);
+        s.max_abs = std::max(s.max_abs, abs_err);
+        if (e.value != 0) s.max_rel = std::max(s.max_rel, abs_err / std::fabs(e.value));
+        if (ulp_err > s.max_ulp || s.worst_row < 0) {
+          s.max_ulp = std::max(s.max_ulp, ulp_err);
+          s.worst_row = r;
+          s.worst_col = col;
+        }
+        if (e.kind == Expected::Kind::approx) worst_margin = std::max(worst_margin, abs_err / tol.bound(e));
+      } else {
+        row_finite = false;
+      }
+      if (!ok) {
+        ++s.failed;
+        if (verdict.first_mismatches.size() < Verdict::kMaxListed)
+          verdict.first_mismatches.push_back({out.name(), r, col, got, e.value, abs_err, ulp_err});
+        if (r != last_failed_row) {
+          ++s.failed_rows;
+          if (verdict.failed_rows.size() < Verdict::kMaxListed) verdict.failed_rows.push_back(r);
+          last_failed_row = r;
+        }
+      }
+    }
+    if (c.op->name == "softmax" && row_finite)
+      s.max_row_sum_deviation = std::max(s.max_row_sum_deviation, std::fabs(row_sum - 1.0));
+  }
+  if (worst_margin >= 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "; worst element used %.3g of its bound", worst_margin);
+    verdict.tolerance += buf;
+  }
+}
+
+}  // namespace
+
+Verdict run_case(const Case& input) {
+  Case c = input;
+  c.backend = resolve_backend(input.backend);
+
+  const Variant* variant = nullptr;
+  if (c.variant == "auto") {
+    std::string why;
+    variant = choose_variant(c, &why);
+    if (!variant) throw InputError("no variant can run '" + input.to_text() + "': " + why);
+  } else {
+    variant = find_variant(c.op->name, c.variant);
+    if (!variant) {
+      std::string known;
+      for (const auto& v : all_variants())
+        if (v.op == c.op->name) known += (known.empty() ? "" : ", ") + std::string(v.name);
+      throw InputError("unknown variant '" + c.variant + "' of op " + std::string(c.op->name) + " (registered: " +
+                       (known.empty() ? "none yet" : known) + "; see `kverify list`)");
+    }
+    if (auto problem = unsupported(*variant, c, c.backend)) throw InputError(*problem);
+  }
+  c.variant = std::string(variant->name);
+  return run_case_with(c, *variant);
+}
+
+Verdict run_case_with(const Case& c, const Variant& variant_to_run) {
+  const auto start = std::chrono::steady_clock::now();
+  const Variant* variant = &variant_to_run;
+  Verdict verdict;
+  verdict.reproduce = c.to_text();
+  verdict.subject = subject_of(c);
+  const auto finish = [&](Verdict& v) -> Verdict& {
+    v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return v;
+  };
+
+  if (std::string why; !backend_available(c.backend, &why)) {
+    verdict.outcome = Outcome::skipped;
+    verdict.reason = "backend " + std::string(name(c.backend)) + " is not available here: " + why;
+    return finish(verdict);
+  }
+
+  const auto tolerance = tolerance_for(c.op->name, c.dtype, {c.layout(0).cols});
+  verdict.tolerance = tolerance->describe();
+
+  std::vector<GuardedImage> first = make_images(c);
+  const Expectations want = reference_for(c, first);  // inputs are never written: checked below
+  if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
+  std::vector<GuardedImage> second = make_images(c);
+  if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
+
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict);
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (c.op->tensors()[t].output) compare_with_reference(c, first[t], want, *tolerance, verdict);
+
+  if (verdict.guards.empty()) {
+    verdict.checks_passed = {"canaries and row gaps intact", "inputs unchanged", "every output written",
+                             "two runs bitwise equal"};
+  }
+  if (verdict.guards.empty() && verdict.stats.failed == 0) {
+    verdict.outcome = Outcome::pass;
+  } else {
+    verdict.outcome = Outcome::fail;
+    if (verdict.reason.empty())
+      verdict.reason = verdict.stats.failed > 0
+                           ? std::to_string(verdict.stats.failed) + " element(s) outside tolerance" +
+                                 (verdict.guards.empty() ? "" : ", and guards violated")
+                           : "guards violated";
+  }
+  return finish(verdict);
+}
+
+}  // namespace kverify

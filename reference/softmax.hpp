@@ -1,0 +1,18 @@
+// float64 reference for row softmax, reading the stored inputs.
+//
+// Contract (every softmax variant implements it the same way):
+//   in-domain: finite inputs, |x| <= 1e30: y = exp(x - max) / sum(exp(x - max)) per row;
+//   an element equal to -inf among finite ones: exactly 0;
+//   out-of-domain, the whole output row is NaN: a NaN anywhere in the row, a +inf anywhere in the
+//   row, or a row whose elements are all -inf. (This is what IEEE arithmetic gives for the
+//   max-subtract-exp-sum formulation, and what torch.softmax returns.)
+#pragma once
+
+#include "core/tensor_view.hpp"
+#include "reference/expectation.hpp"
+
+namespace kverify {
+
+Expectations softmax_reference(const TensorView& x);
+
+}  // namespace kverify

@@ -1,0 +1,45 @@
+// The cuda backend's device: whether there is one (and if not, why), device memory, copies and
+// synchronisation. Without a GPU, cudaGetDeviceCount fails (error 35 on a machine with no driver,
+// 100 with a driver but no device): suites skip with that reason, and KVERIFY_REQUIRE_GPU=1 turns
+// the skip into a failure on machines that must have a GPU.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace kverify::cuda {
+
+struct DeviceStatus {
+  bool available = false;
+  std::string reason;  // why not, when not available
+  std::string name;    // e.g. "NVIDIA H200"
+  int driver_version = 0;
+  int runtime_version = 0;
+  int compute_capability = 0;  // e.g. 90
+  std::size_t total_memory = 0;
+};
+
+const DeviceStatus& device_status();  // probed once per process
+bool gpu_required();                  // KVERIFY_REQUIRE_GPU=1
+
+// Device memory owned by this object.
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+  void upload(const void* host);
+  void download(void* host) const;
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Waits for all work on the device and throws cuda::Error if a kernel faulted.
+void synchronize(const char* after);
+
+}  // namespace kverify::cuda

@@ -1,0 +1,103 @@
+#include "tools/check_catalogue.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/run_case.hpp"
+
+namespace kverify {
+
+std::vector<std::string> check_catalogue_lines(const std::string& op) {
+  std::vector<std::string> lines;
+  if (op != "softmax") return lines;
+  // Tail widths around warp and block sizes, primes, and a wide row.
+  const int widths[] = {1, 2, 3, 31, 32, 33, 127, 128, 129, 255, 256, 257, 1000, 1021, 4097, 65537};
+  for (const char* dtype : {"f32", "f16", "bf16"}) {
+    for (int w : widths) {
+      const std::string base = "op=softmax dtype=" + std::string(dtype) + " shape=" + std::to_string(w >= 4097 ? 2 : 5) +
+                               "x" + std::to_string(w);
+      lines.push_back(base);
+      lines.push_back(base + " values=negative:30 seed=1 schedule=3");
+    }
+    const std::string d = " dtype=" + std::string(dtype);
+    lines.push_back("op=softmax" + d + " shape=7x300 x.strides=320,1 y.strides=301,1 x.offset=3 y.offset=1");
+    lines.push_back("op=softmax" + d + " shape=33x65 x.strides=1,33 y.strides=1,33");  // column-major both sides
+    lines.push_back("op=softmax" + d + " shape=9x40 x.strides=80,2 y.strides=40,1 values=uniform:30 seed=4");
+    lines.push_back("op=softmax" + d + " shape=4x100 values=int:5 seed=2 schedule=11");
+    lines.push_back("op=softmax" + d + " shape=3x64 values=const:-200");  // exp(x - 0) would underflow
+    lines.push_back("op=softmax" + d + " shape=3x64 values=normal:1e3 seed=9");
+  }
+  lines.push_back("op=softmax dtype=f16 shape=2x16 values=const:1e6");  // +inf rows: NaN by contract
+  return lines;
+}
+
+int run_check_catalogue(const CheckOptions& options) {
+  std::vector<Backend> backends = options.backends;
+  if (backends.empty()) {
+    backends.push_back(Backend::emu);
+    if (backend_available(Backend::cuda, nullptr)) backends.push_back(Backend::cuda);
+  }
+  struct Row {
+    int run = 0, passed = 0, failed = 0;
+    double worst_ulp = 0;
+  };
+  std::map<std::string, Row> summary;  // "backend op/variant"
+  std::vector<std::string> failures, not_run;
+  int total_failed = 0;
+  const auto start = std::chrono::steady_clock::now();
+
+  for (Backend backend : backends) {
+    if (std::string why; !backend_available(backend, &why)) {
+      not_run.push_back(std::string(name(backend)) + ": " + why);
+      continue;
+    }
+    for (const auto& variant : all_variants()) {
+      if (variant.mutant || (options.op && variant.op != *options.op)) continue;
+      const auto lines = check_catalogue_lines(std::string(variant.op));
+      int done = 0;
+      for (const auto& line : lines) {
+        Case c = parse_case(line);
+        c.backend = backend;
+        c.variant = std::string(variant.name);
+        if (unsupported(variant, c, backend)) continue;
+        const Verdict v = run_case(c);
+        Row& row = summary[std::string(name(backend)) + " " + std::string(variant.op) + "/" + std::string(variant.name)];
+        ++row.run;
+        if (v.outcome == Outcome::pass) {
+          ++row.passed;
+        } else {
+          ++row.failed;
+          ++total_failed;
+          failures.push_back(format(v));
+        }
+        row.worst_ulp = std::max(row.worst_ulp, v.stats.max_ulp);
+        if (++done % 20 == 0 || done == static_cast<int>(lines.size()))
+          std::fprintf(stderr, "  %s %s/%s: %d/%zu cases\n", std::string(name(backend)).c_str(),
+                       std::string(variant.op).c_str(), std::string(variant.name).c_str(), done, lines.size());
+      }
+    }
+  }
+
+  for (const auto& f : failures) std::printf("%s\n\n", f.c_str());
+  std::printf("%-32s %6s %6s %6s %12s\n", "backend op/variant", "cases", "pass", "fail", "worst ulp");
+  for (const auto& [key, row] : summary)
+    std::printf("%-32s %6d %6d %6d %12.3g\n", key.c_str(), row.run, row.passed, row.failed, row.worst_ulp);
+  for (const auto& n : not_run) std::printf("NOT RUN  %s\n", n.c_str());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  int passed = 0;
+  for (const auto& [key, row] : summary) passed += row.passed;
+  std::printf("%d passed, %d failed (%.1f s)\n", passed, total_failed, seconds);
+  if (total_failed > 0) return 1;
+  if (options.backends_requested && !not_run.empty()) return 3;
+  if (summary.empty()) {
+    std::printf("nothing was checked: no registered variant matched\n");
+    return options.op ? 2 : 1;
+  }
+  return 0;
+}
+
+}  // namespace kverify

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The GPU run, reproducible by anyone with a GPU (and what the device tool runs on the lent H200).
+#
+#   tools/gpu-run.sh build   on the build machine: statically linked binaries into build-gpu/
+#                            (the GPU machine has no RapidCheck/MPFR and nothing can be installed)
+#   tools/gpu-run.sh run     on the GPU machine: the cuda suites with KVERIFY_REQUIRE_GPU=1, the CLI
+#                            on backend=cuda, the check catalogue on emu and cuda, compute-sanitizer
+#                            memcheck; logs and a summary go to $OUT (or gpu-out/)
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+case "${1:-}" in
+  build)
+    set -e
+    [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"
+    [[ -f build-gpu/build.ninja ]] || cmake --preset gpu
+    cmake --build build-gpu -j "$(nproc)" --target kverify cuda_tests pipeline_tests emu_tests
+    du -sh build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests build-gpu/runtime/emu/emu_tests
+    ;;
+  run)
+    out="${OUT:-$root/gpu-out}"
+    mkdir -p "$out"
+    export KVERIFY_REQUIRE_GPU=1
+    summary="$out/summary.txt"
+    : >"$summary"
+    step() {  # step NAME COMMAND...: run, log to $out/NAME.log, record the exit code
+      local name="$1"; shift
+      echo "=== $name: $*" | tee -a "$summary"
+      "$@" >"$out/$name.log" 2>&1
+      local rc=$?
+      tail -n 4 "$out/$name.log" | sed 's/^/    /' | tee -a "$summary"
+      echo "    -> exit $rc" | tee -a "$summary"
+    }
+    {
+      date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+      # The device tool copies the work tree without .git: the caller passes the commit.
+      echo "commit: ${KVERIFY_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
+      nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv,noheader
+    } | tee -a "$summary"
+    k=build-gpu/tools/kverify
+    step cuda_tests build-gpu/runtime/cuda/cuda_tests
+    step pipeline_tests build-gpu/pipeline/pipeline_tests
+    step emu_tests build-gpu/runtime/emu/emu_tests
+    runs() {
+      "$k" run 'op=softmax dtype=f32 shape=3x1000 backend=cuda' &&
+        "$k" run 'op=softmax dtype=bf16 shape=33x65 x.strides=1,33 y.strides=70,1 backend=cuda'
+    }
+    step cli_runs runs
+    step check_all "$k" check --backend all
+    memcheck() {
+      compute-sanitizer --tool memcheck --error-exitcode 99 "$k" run 'op=softmax dtype=f16 shape=5x4097 backend=cuda' &&
+        compute-sanitizer --tool memcheck --error-exitcode 99 build-gpu/runtime/cuda/cuda_tests --gtest_filter=-*BadLaunch*
+    }
+    step memcheck memcheck
+    ;;
+  *)
+    echo "usage: tools/gpu-run.sh build|run   (see the comment at the top of this file)" >&2
+    exit 2
+    ;;
+esac

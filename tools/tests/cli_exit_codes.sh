@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The CLI's exit codes and one-line errors, as a user sees them.
+set -u
+k="$1"
+fail=0
+expect() {  # expect CODE PATTERN -- ARGS...
+  local code="$1" pattern="$2"; shift 3
+  local out rc
+  out="$("$k" "$@" 2>&1)"; rc=$?
+  if [[ $rc -ne $code ]]; then echo "FAIL: kverify $* exited $rc, expected $code"; echo "$out"; fail=1; return; fi
+  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: kverify $*: output lacks /$pattern/"; echo "$out"; fail=1; return; fi
+  echo "ok: kverify $* -> $rc"
+}
+expect 0 "^PASS" -- run 'op=softmax dtype=f32 shape=3x1000 backend=emu'
+expect 0 "^PASS" -- run op=softmax shape=2x7 dtype=bf16 backend=emu
+expect 2 "^kverify run: bad Case token 'shape=0x5': .*accepted" -- run 'op=softmax shape=0x5'
+expect 2 "^kverify run: bad Case token 'op=nosuch': unknown op 'nosuch' \(accepted: softmax" -- run 'op=nosuch'
+expect 2 "no Case given" -- run
+expect 2 "unknown key 'colour'" -- run 'op=softmax shape=2x2 colour=red'
+expect 2 "'abc' is not a seed" -- run 'op=softmax shape=2x2 seed=abc'
+expect 2 "share an address" -- run 'op=softmax shape=4x5 y.strides=1,1'
+expect 2 "unknown variant 'nosuch'" -- run 'op=softmax shape=4x5 variant=nosuch'
+expect 2 "no registered variants" -- run 'op=gelu_tanh shape=4x5 backend=emu'
+expect 2 "unknown command" -- frobnicate
+expect 2 "accepted emu, cuda, all" -- check --backend gpu
+expect 0 "usage: ./kverify run" -- run --help
+expect 0 "usage: ./kverify check" -- check --help
+expect 0 "x.strides|<t>.strides" -- help case
+expect 0 "block_per_row" -- list
+if ! "$k" run 'op=softmax shape=2x3 backend=cuda' >/dev/null 2>&1; then :; fi
+out="$("$k" run 'op=softmax shape=2x3 backend=cuda' 2>&1)"; rc=$?
+if [[ $rc -eq 3 ]]; then
+  grep -q "^SKIPPED" <<<"$out" && echo "ok: backend=cuda without a GPU -> 3, SKIPPED with reason" || { echo "FAIL: $out"; fail=1; }
+elif [[ $rc -eq 0 ]]; then
+  echo "ok: backend=cuda ran on a GPU -> 0"
+else
+  echo "FAIL: backend=cuda exited $rc"; echo "$out"; fail=1
+fi
+exit $fail

@@ -19,6 +19,7 @@ struct LaunchRequest {
   DType dtype = DType::f32;
   std::vector<std::int64_t> shape;
   std::vector<DeviceTensor> tensors;  // in the op's tensor order (core/op.hpp)
+  void* workspace = nullptr;          // Variant::workspace_bytes of device scratch, or null
   std::uint64_t schedule_seed = 0;    // emu only
   void* stream = nullptr;             // cuda only: a cudaStream_t
 };

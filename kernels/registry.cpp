@@ -4,35 +4,18 @@
 
 namespace kverify {
 
-namespace kernels::softmax::emu {
-void block_per_row(const LaunchRequest&);
+std::span<const Variant> all_variants() {
+  static const std::vector<Variant> all = [] {
+    std::vector<Variant> v;
+    for (auto list : {softmax_variants(), gelu_tanh_variants(), row_sum_variants(), matmul_relu_variants()})
+      v.insert(v.end(), list.begin(), list.end());
+    return v;
+  }();
+  return all;
 }
-#if KVERIFY_HAVE_CUDA
-namespace kernels::softmax::cuda {
-void block_per_row(const LaunchRequest&);
-}
-#define KV_CUDA_LAUNCHER(f) &f
-#else
-#define KV_CUDA_LAUNCHER(f) nullptr
-#endif
-
-namespace {
-
-const Variant kVariants[] = {
-    {.op = "softmax",
-     .name = "block_per_row",
-     .strategy = "one block per row, strided columns, block reductions of max (-inf padding) and sum",
-     .max_rows = 0x7fffffff,
-     .launch_emu = &kernels::softmax::emu::block_per_row,
-     .launch_cuda = KV_CUDA_LAUNCHER(kernels::softmax::cuda::block_per_row)},
-};
-
-}  // namespace
-
-std::span<const Variant> all_variants() { return kVariants; }
 
 const Variant* find_variant(std::string_view op, std::string_view name) {
-  for (const auto& v : kVariants)
+  for (const auto& v : all_variants())
     if (v.op == op && v.name == name) return &v;
   return nullptr;
 }
@@ -50,11 +33,11 @@ std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend 
 
 const Variant* choose_variant(const Case& c, std::string* why_none) {
   std::string reasons;
-  for (const auto& v : kVariants) {
+  for (const auto& v : all_variants()) {
     if (v.op != c.op->name || v.mutant) continue;
     const auto problem = unsupported(v, c, c.backend);
-    if (!problem) return &v;
-    reasons += (reasons.empty() ? "" : "; ") + *problem;
+    if (!problem && (!v.auto_when || v.auto_when(c))) return &v;
+    if (problem) reasons += (reasons.empty() ? "" : "; ") + *problem;
   }
   if (why_none)
     *why_none = reasons.empty() ? "op " + std::string(c.op->name) + " has no registered variants in this build yet"

@@ -24,6 +24,12 @@ struct Variant {
   std::int64_t max_rows = INT64_MAX;
   std::int64_t max_cols = INT64_MAX;
   bool mutant = false;  // deliberately wrong; never chosen by auto
+  // The dispatcher (variant=auto) takes the first variant of the op, in registry order, that
+  // supports the Case and whose auto_when accepts it (null: accepts every Case).
+  bool (*auto_when)(const Case&) = nullptr;
+  // Device scratch memory the launcher needs (null: none); the pipeline allocates it, fills it
+  // with 0xff bytes, and passes it as LaunchRequest::workspace.
+  std::size_t (*workspace_bytes)(const LaunchRequest&) = nullptr;
   Launcher launch_emu = nullptr;
   Launcher launch_cuda = nullptr;  // null when this build has no CUDA
 
@@ -31,6 +37,12 @@ struct Variant {
 };
 
 std::span<const Variant> all_variants();
+
+// Each op's variants, in dispatch order (kernels/<op>/variants.cpp).
+std::span<const Variant> softmax_variants();
+std::span<const Variant> gelu_tanh_variants();
+std::span<const Variant> row_sum_variants();
+std::span<const Variant> matmul_relu_variants();
 const Variant* find_variant(std::string_view op, std::string_view name);
 
 // The variant `auto` picks for this Case (never a mutant), or nullopt with the reason.

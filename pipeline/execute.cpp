@@ -1,6 +1,7 @@
 #include "pipeline/execute.hpp"
 
 #include <memory>
+#include <vector>
 
 #if KVERIFY_HAVE_CUDA
 #include "runtime/cuda/device.hpp"
@@ -42,6 +43,8 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
   if (backend == Backend::emu) {
     // emu's device memory is the images themselves.
     for (auto& image : images) request.tensors.push_back({image.element(0, 0), image.layout()});
+    std::vector<unsigned char> workspace(variant.workspace_bytes ? variant.workspace_bytes(request) : 0, 0xff);
+    request.workspace = workspace.empty() ? nullptr : workspace.data();
     variant.launch_emu(request);
     return;
   }
@@ -52,6 +55,12 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     buffers.back()->upload(image.data());
     const std::size_t first = static_cast<std::size_t>(image.element(0, 0) - image.data());
     request.tensors.push_back({static_cast<unsigned char*>(buffers.back()->data()) + first, image.layout()});
+  }
+  std::unique_ptr<cuda::DeviceBuffer> workspace;
+  if (const std::size_t bytes = variant.workspace_bytes ? variant.workspace_bytes(request) : 0; bytes > 0) {
+    workspace = std::make_unique<cuda::DeviceBuffer>(bytes);
+    workspace->fill(0xff);  // unwritten scratch reads as NaN, as on emu
+    request.workspace = workspace->data();
   }
   variant.launch_cuda(request);
   cuda::synchronize(std::string(variant.name).c_str());

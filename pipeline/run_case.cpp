@@ -9,8 +9,7 @@
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
-#include "reference/softmax.hpp"
-#include "reference/tolerance.hpp"
+#include "reference/op_checks.hpp"
 
 namespace kverify {
 namespace {
@@ -38,9 +37,11 @@ std::vector<GuardedImage> make_images(const Case& c) {
   return images;
 }
 
-Expectations reference_for(const Case& c, const std::vector<GuardedImage>& images) {
-  if (c.op->name == "softmax") return softmax_reference(images[0].view());
-  throw InputError("no reference for op '" + std::string(c.op->name) + "' yet (references exist for: softmax)");
+Expectations reference_on_inputs(const Case& c, const std::vector<GuardedImage>& images) {
+  std::vector<TensorView> inputs;
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (!c.op->tensors()[t].output) inputs.push_back(images[t].view());
+  return reference_for(c, inputs);
 }
 
 // One run: poison outputs, launch, check canaries and input bytes. Returns false when the
@@ -193,11 +194,11 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run) {
     return finish(verdict);
   }
 
-  const auto tolerance = tolerance_for(c.op->name, c.dtype, {c.layout(0).cols});
+  const auto tolerance = tolerance_for(c);
   verdict.tolerance = tolerance->describe();
 
   std::vector<GuardedImage> first = make_images(c);
-  const Expectations want = reference_for(c, first);  // inputs are never written: checked below
+  const Expectations want = reference_on_inputs(c, first);  // inputs are never written: checked below
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
   std::vector<GuardedImage> second = make_images(c);
   if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);

@@ -1,4 +1,4 @@
-// float64 reference for row softmax, reading the stored inputs.
+// float64 reference and tolerance policy for row softmax.
 //
 // Contract (every softmax variant implements it the same way):
 //   in-domain: finite inputs, |x| <= 1e30: y = exp(x - max) / sum(exp(x - max)) per row;
@@ -8,11 +8,17 @@
 //   max-subtract-exp-sum formulation, and what torch.softmax returns.)
 #pragma once
 
+#include <cstdint>
+#include <memory>
+
+#include "core/dtype.hpp"
 #include "core/tensor_view.hpp"
 #include "reference/expectation.hpp"
+#include "reference/tolerance.hpp"
 
 namespace kverify {
 
 Expectations softmax_reference(const TensorView& x);
+std::unique_ptr<Tolerance> softmax_tolerance(DType dtype, std::int64_t row_length);
 
 }  // namespace kverify

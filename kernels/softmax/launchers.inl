@@ -1,5 +1,6 @@
-// The softmax launchers, written once: softmax_emu.cpp compiles them for emu, softmax_cuda.cu for
-// the GPU (KV_LAUNCH differs). Each launcher maps a LaunchRequest to its kernel's grid and block.
+// The softmax launchers, written once: softmax_emu.cpp compiles them for emu and softmax_cuda.cu
+// for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first; KV_LAUNCH differs.
+// Each launcher maps a LaunchRequest to its kernel's grid, block and arguments.
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/softmax/softmax_block_per_row.cuh"
 
@@ -13,8 +14,11 @@ SoftmaxArgs<T> softmax_args(const LaunchRequest& r) {
           x.layout.row_stride, x.layout.col_stride, y.layout.row_stride, y.layout.col_stride};
 }
 
+#if defined(KV_BACKEND)
+namespace KV_BACKEND {
+
 // One block per row (rows <= 2^31 - 1, the grid's x limit); 32..256 threads, a multiple of 32.
-inline void launch_block_per_row(const LaunchRequest& r) {
+void block_per_row(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = softmax_args<T>(r);
     const long long warps = (args.cols + 31) / 32;
@@ -22,5 +26,8 @@ inline void launch_block_per_row(const LaunchRequest& r) {
     KV_LAUNCH(softmax_block_per_row<T>, dim3(static_cast<unsigned>(args.rows)), dim3(threads), 0, r, args);
   });
 }
+
+}  // namespace KV_BACKEND
+#endif
 
 }  // namespace kverify::kernels::softmax

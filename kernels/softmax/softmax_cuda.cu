@@ -1,6 +1,3 @@
 // softmax launchers for the cuda backend (nvcc).
+#define KV_BACKEND cuda
 #include "kernels/softmax/launchers.inl"
-
-namespace kverify::kernels::softmax::cuda {
-void block_per_row(const LaunchRequest& r) { launch_block_per_row(r); }
-}  // namespace kverify::kernels::softmax::cuda

@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/registry.hpp"
-#include "kernels/softmax/launchers.inl"
+#include "kernels/softmax/launchers.inl"  // softmax_args, without KV_BACKEND: no launchers
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
 

@@ -54,6 +54,8 @@ void DeviceBuffer::upload(const void* host) { KV_CUDA_CHECK(cudaMemcpy(data_, ho
 
 void DeviceBuffer::download(void* host) const { KV_CUDA_CHECK(cudaMemcpy(host, data_, bytes_, cudaMemcpyDeviceToHost)); }
 
+void DeviceBuffer::fill(unsigned char byte) { KV_CUDA_CHECK(cudaMemset(data_, byte, bytes_)); }
+
 void synchronize(const char* after) { check(cudaDeviceSynchronize(), (std::string("synchronize after ") + after).c_str()); }
 
 }  // namespace kverify::cuda

@@ -33,6 +33,7 @@ class DeviceBuffer {
   std::size_t bytes() const { return bytes_; }
   void upload(const void* host);
   void download(void* host) const;
+  void fill(unsigned char byte);
 
  private:
   void* data_ = nullptr;

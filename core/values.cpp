@@ -1,6 +1,7 @@
 #include "core/values.hpp"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace kverify {
@@ -40,6 +41,15 @@ double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, s
   }
   if (recipe.name == "const") return p;
   if (recipe.name == "negative") return -std::fabs(normal()) * p - 1.0;
+  if (recipe.name == "special") {
+    const double inf = std::numeric_limits<double>::infinity();
+    switch (row % 4) {
+      case 0: return col == (row / 4) % 7 ? std::numeric_limits<double>::quiet_NaN() : p * normal();
+      case 1: return col == (row / 4) % 5 ? inf : p * normal();
+      case 2: return -inf;
+      default: return col % 3 == 1 ? -inf : p * normal();
+    }
+  }
   return std::nan("");
 }
 

@@ -30,6 +30,8 @@ inline constexpr RecipeInfo kRecipes[] = {
     {"int", 3.0, "int:K     - integers uniform in [-K, K] (default 3): exact sums in f32"},
     {"const", 0.0, "const:V   - every element equal to V (default 0)"},
     {"negative", 1.0, "negative:S - -(|normal| * S) - 1: every value negative (catches 0 padding of a max)"},
+    {"special", 1.0, "special:S - rows cycle through out-of-domain patterns: one NaN, one +inf, all -inf, "
+                     "every third -inf; other values normal:S"},
 };
 
 const RecipeInfo* find_recipe(std::string_view name);

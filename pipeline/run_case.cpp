@@ -103,7 +103,10 @@ void compare_with_reference(const Case& c, const GuardedImage& out, const Expect
     bool row_finite = true;
     for (std::int64_t col = 0; col < out.layout().cols; ++col) {
       const double got = out.view().at(r, col);
-      const Expected& e = want.at(r, col);
+      Expected e = want.at(r, col);
+      // A result past the storage dtype's range is stored as +-inf (IEEE rounding), whatever the op.
+      if (e.kind == Expected::Kind::approx && std::isinf(round_to(c.dtype, e.value)))
+        e = {round_to(c.dtype, e.value), Expected::Kind::exact, e.condition};
       ++s.checked;
       bool ok = true;
       double abs_err = 0, ulp_err = 0;

@@ -12,7 +12,7 @@ Expectations reference_for(const Case& c, std::span<const TensorView> in) {
   const std::string_view op = c.op->name;
   if (op == "softmax") return softmax_reference(in[0]);
   if (op == "gelu_tanh") return gelu_tanh_reference(in[0]);
-  if (op == "row_sum") return row_sum_reference(in[0]);
+  if (op == "row_sum") return row_sum_reference(in[0], c.dtype);
   if (op == "matmul_relu") return matmul_relu_reference(in[0], in[1]);
   throw InputError("no reference for op '" + std::string(op) + "'");
 }

@@ -1,4 +1,11 @@
 // float64 reference and tolerance policy for row_sum.
+//
+// Contract: y[r] = sum over c of x[r][c], for a rank-2 strided x; accumulation in f32 for every
+// storage dtype, the result stored once in the storage dtype (y is R x 1, its own row stride).
+// NaN or inf in a row propagate as IEEE addition gives (+inf and -inf together give NaN).
+// Exact mode: when every input of a row is an integer and the sum of their magnitudes is below
+// 2^24, every partial sum in any order is an exact f32 integer, so the kernel's result must equal
+// the exact sum rounded once to the storage dtype, bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +18,8 @@
 
 namespace kverify {
 
-Expectations row_sum_reference(const TensorView& x);
+// `out` is the storage dtype of y (exact-mode expectations are rounded to it).
+Expectations row_sum_reference(const TensorView& x, DType out);
 std::unique_ptr<Tolerance> row_sum_tolerance(DType dtype, std::int64_t row_length);
 
 }  // namespace kverify

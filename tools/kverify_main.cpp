@@ -53,7 +53,7 @@ const Command kCommands[] = {
      cmd_check},
     {"list", "list", "print the registry of kernel variants", "One row per variant: op, name, dtypes, backends, limits, strategy.\n",
      cmd_list},
-    {"help", "help [command | case [--markdown]]", "this overview, a command's help, or the Case fields", "",
+    {"help", "help [command | case [--markdown] | values]", "this overview, a command's help, the Case fields, the value recipes", "",
      cmd_help},
 };
 
@@ -152,12 +152,19 @@ int cmd_help(Args args) {
                 kverify::case_fields_help(false).c_str());
     return kPass;
   }
+  if (args[0] == "values") {
+    std::printf("Value recipes (values=RECIPE[:P]; drawn per logical element from seed, then rounded once to\n"
+                "the storage dtype):\n");
+    for (const auto& r : kverify::kRecipes) std::printf("  %s\n", std::string(r.meaning).c_str());
+    return kPass;
+  }
   for (const auto& c : kCommands)
     if (c.name == args[0]) {
       print_command_help(c);
       return kPass;
     }
-  throw kverify::InputError("kverify help: unknown topic '" + std::string(args[0]) + "' (accepted: a command name or 'case')");
+  throw kverify::InputError("kverify help: unknown topic '" + std::string(args[0]) +
+                            "' (accepted: a command name, 'case' or 'values')");
 }
 
 }  // namespace

@@ -17,10 +17,16 @@
     kernel<<<(grid), (block), (shared_bytes), static_cast<cudaStream_t>((request).stream)>>>(__VA_ARGS__); \
     ::kverify::cuda::check_launch(#kernel);                                                                \
   } while (0)
+// Dynamic shared memory above 48 KiB must be allowed per kernel before the launch.
+#define KV_ALLOW_DYNAMIC_SHARED(kernel, bytes)                                                                   \
+  ::kverify::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,             \
+                                              static_cast<int>(bytes)),                                          \
+                         "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) for " #kernel)
 #else
 #define KV_LAUNCH(kernel, grid, block, shared_bytes, request, ...)                                              \
   ::kverify::emu::launch((grid), (block), (shared_bytes), ::kverify::emu::LaunchOptions{(request).schedule_seed}, \
                          kernel, __VA_ARGS__)
+#define KV_ALLOW_DYNAMIC_SHARED(kernel, bytes) static_cast<void>(bytes)
 #endif
 
 namespace kverify {

@@ -1,0 +1,96 @@
+// Every registered production variant x every dtype it takes: an ordinary Case and a tail-width
+// Case pass, on emu here and on cuda where there is a GPU (skipped with the reason elsewhere, a
+// failure with KVERIFY_REQUIRE_GPU=1). Softmax variants also meet every out-of-domain rule.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/run_case.hpp"
+
+namespace {
+
+using kverify::Backend;
+using kverify::Outcome;
+
+struct OpCases {
+  const char* op;
+  std::vector<const char*> shapes;  // ordinary first, then tails
+};
+
+const OpCases kOpCases[] = {
+    {"softmax", {"shape=8x1000", "shape=3x33", "shape=5x1"}},
+    {"gelu_tanh", {"shape=16x1000", "shape=3x33", "shape=1x1"}},
+    {"row_sum", {"shape=8x1000", "shape=3x33", "shape=5x1"}},
+    {"matmul_relu", {"shape=64x64x64", "shape=33x17x31", "shape=1x1x1"}},
+};
+
+bool require_backend(Backend b) {
+  std::string why;
+  if (kverify::backend_available(b, &why)) return true;
+  if (const char* v = std::getenv("KVERIFY_REQUIRE_GPU"); v && std::strcmp(v, "1") == 0)
+    ADD_FAILURE() << "KVERIFY_REQUIRE_GPU=1 but " << why;
+  return false;
+}
+
+void run_every_variant(Backend backend) {
+  int ran = 0;
+  for (const auto& variant : kverify::all_variants()) {
+    if (variant.mutant) continue;
+    for (const auto& op : kOpCases) {
+      if (variant.op != op.op) continue;
+      for (const char* dtype : {"f32", "f16", "bf16"}) {
+        for (const char* shape : op.shapes) {
+          auto c = kverify::parse_case(std::string("op=") + op.op + " dtype=" + dtype + " " + shape);
+          c.variant = std::string(variant.name);
+          c.backend = backend;
+          if (kverify::unsupported(variant, c, backend)) continue;
+          const auto v = kverify::run_case(c);
+          EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+          ++ran;
+        }
+      }
+    }
+  }
+  EXPECT_GT(ran, 0);
+  std::printf("%d Cases passed on %s\n", ran, std::string(kverify::name(backend)).c_str());
+}
+
+TEST(EveryVariant, OrdinaryAndTailCasesPassOnEmu) { run_every_variant(Backend::emu); }
+
+TEST(EveryVariant, OrdinaryAndTailCasesPassOnCuda) {
+  if (!require_backend(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  run_every_variant(Backend::cuda);
+}
+
+void out_of_domain_rows(Backend backend) {
+  int ran = 0;
+  for (const auto& variant : kverify::softmax_variants()) {
+    for (const char* dtype : {"f32", "f16", "bf16"}) {
+      // values=special cycles rows through: one NaN, one +inf, all -inf, every third -inf.
+      for (const char* shape : {"shape=8x40", "shape=8x3", "shape=8x1000"}) {
+        auto c = kverify::parse_case(std::string("op=softmax values=special dtype=") + dtype + " " + shape);
+        c.variant = std::string(variant.name);
+        c.backend = backend;
+        if (kverify::unsupported(variant, c, backend)) continue;
+        const auto v = kverify::run_case(c);
+        EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+        ++ran;
+      }
+    }
+  }
+  EXPECT_GT(ran, 0);
+}
+
+TEST(SoftmaxContract, OutOfDomainRowsOnEveryVariantOnEmu) { out_of_domain_rows(Backend::emu); }
+
+TEST(SoftmaxContract, OutOfDomainRowsOnEveryVariantOnCuda) {
+  if (!require_backend(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  out_of_domain_rows(Backend::cuda);
+}
+
+}  // namespace

@@ -141,6 +141,7 @@ const FieldImpl kFields[] = {
            bad(token, "'" + std::string(p) + "' is not a finite number (e.g. values=normal:1e3)");
          if (r->name == "int" && (d < 0 || d != std::floor(d) || d > 1e15))
            bad(token, "int:K takes a whole number K in [0, 1e15]");
+         if (r->name == "negative" && d < 0) bad(token, "negative:S takes a scale S >= 0 (the values stay negative)");
          c.values.param = d;
          c.values.param_given = true;
        }

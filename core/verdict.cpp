@@ -34,19 +34,28 @@ std::string format(const Verdict& v) {
     out << "\n  max abs error " << num(s.max_abs) << ", max rel error " << num(s.max_rel) << ", max ulp error "
         << num(s.max_ulp);
     if (s.worst_row >= 0) out << " at (" << s.worst_row << "," << s.worst_col << ")";
+    if (s.nan_outputs + s.inf_outputs > 0)
+      out << "\n  non-finite outputs: " << s.nan_outputs << " NaN, " << s.inf_outputs << " inf";
     if (s.max_row_sum_deviation >= 0) out << "\n  max |row sum - 1| " << num(s.max_row_sum_deviation);
   }
   if (!v.tolerance.empty()) out << "\n  tolerance: " << v.tolerance;
+  if (v.outcome != Outcome::skipped && v.stats.worst_margin >= 0)
+    out << "\n  margin: the worst element used " << num(v.stats.worst_margin) << " of its bound";
+  if (v.outcome != Outcome::skipped && v.stats.baseline_kernel_ulps >= 0)
+    out << "\n  baseline rule: max error " << num(v.stats.baseline_kernel_ulps) << " units vs the eager composition's "
+        << num(v.stats.baseline_eager_ulps) << " (limit: 2x + 1; unit: an output ulp, or 2^-24 sum|terms| for sums)";
   if (!v.failed_rows.empty()) {
     out << "\n  failed rows:";
     for (auto r : v.failed_rows) out << " " << r;
     if (v.stats.failed_rows > static_cast<std::int64_t>(v.failed_rows.size())) out << " ...";
   }
   if (!v.first_mismatches.empty()) {
-    out << "\n  first mismatches (tensor(row,col): got vs expected, abs error, ulp error):";
-    for (const auto& m : v.first_mismatches)
+    out << "\n  first mismatches (tensor(row,col): got vs expected, abs error, ulp distance):";
+    for (const auto& m : v.first_mismatches) {
       out << "\n    " << m.tensor << "(" << m.row << "," << m.col << "): " << num(m.got) << " vs " << num(m.expected)
           << ", " << num(m.abs_error) << ", " << num(m.ulp_error);
+      if (m.got_class != m.expected_class) out << "  [" << m.got_class << " where " << m.expected_class << " expected]";
+    }
   }
   if (!v.guards.empty()) {
     out << "\n  guards violated:";

@@ -15,6 +15,7 @@ struct Mismatch {
   std::int64_t row = 0, col = 0;
   double got = 0, expected = 0;
   double abs_error = 0, ulp_error = 0;
+  std::string got_class, expected_class;  // zero, subnormal, normal, inf, NaN
 };
 
 // A guard that did not hold: canary overwritten, input modified, output unwritten, run-to-run
@@ -29,9 +30,15 @@ struct ErrorStats {
   std::int64_t checked = 0;
   std::int64_t failed = 0;
   std::int64_t failed_rows = 0;
-  double max_abs = 0, max_rel = 0, max_ulp = 0;
+  double max_abs = 0, max_rel = 0;
+  double max_ulp = 0;                           // ULP distance in the output dtype
   std::int64_t worst_row = -1, worst_col = -1;  // of max_ulp
+  double worst_margin = -1;                     // largest |error| / bound; -1: no element had a bound
+  std::int64_t nan_outputs = 0, inf_outputs = 0;
   double max_row_sum_deviation = -1;            // softmax only; -1 when not applicable
+  // The baseline-relative rule: largest error in output ulps of the kernel and of the eager
+  // composition in the same precision (-1: not computed).
+  double baseline_kernel_ulps = -1, baseline_eager_ulps = -1;
 };
 
 struct Verdict {

@@ -9,6 +9,8 @@
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
+#include "reference/baseline.hpp"
+#include "reference/compare.hpp"
 #include "reference/op_checks.hpp"
 
 namespace kverify {
@@ -37,11 +39,11 @@ std::vector<GuardedImage> make_images(const Case& c) {
   return images;
 }
 
-Expectations reference_on_inputs(const Case& c, const std::vector<GuardedImage>& images) {
+std::vector<TensorView> input_views(const Case& c, const std::vector<GuardedImage>& images) {
   std::vector<TensorView> inputs;
   for (int t = 0; t < c.op->tensor_count; ++t)
     if (!c.op->tensors()[t].output) inputs.push_back(images[t].view());
-  return reference_for(c, inputs);
+  return inputs;
 }
 
 // One run: poison outputs, launch, check canaries and input bytes. Returns false when the
@@ -93,67 +95,6 @@ void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict
     verdict.guards.push_back({"nondeterministic", first.name(), std::to_string(changed) + " elements differ in all"});
 }
 
-void compare_with_reference(const Case& c, const GuardedImage& out, const Expectations& want, const Tolerance& tol,
-                            Verdict& verdict) {
-  ErrorStats& s = verdict.stats;
-  double worst_margin = -1;
-  std::int64_t last_failed_row = -1;
-  for (std::int64_t r = 0; r < out.layout().rows; ++r) {
-    double row_sum = 0;
-    bool row_finite = true;
-    for (std::int64_t col = 0; col < out.layout().cols; ++col) {
-      const double got = out.view().at(r, col);
-      Expected e = want.at(r, col);
-      // A result past the storage dtype's range is stored as +-inf (IEEE rounding), whatever the op.
-      if (e.kind == Expected::Kind::approx && std::isinf(round_to(c.dtype, e.value)))
-        e = {round_to(c.dtype, e.value), Expected::Kind::exact, e.condition};
-      ++s.checked;
-      bool ok = true;
-      double abs_err = 0, ulp_err = 0;
-      switch (e.kind) {
-        case Expected::Kind::nan: ok = std::isnan(got); break;
-        case Expected::Kind::exact: ok = got == e.value; break;
-        case Expected::Kind::approx:
-          abs_err = std::fabs(got - e.value);
-          ok = !std::isnan(got) && abs_err <= tol.bound(e);
-          if (std::isnan(got)) abs_err = INFINITY;
-          break;
-      }
-      if (e.kind != Expected::Kind::nan) {
-        row_sum += got;
-        ulp_err = abs_err / ulp(c.dtype, e.value);
-        s.max_abs = std::max(s.max_abs, abs_err);
-        if (e.value != 0) s.max_rel = std::max(s.max_rel, abs_err / std::fabs(e.value));
-        if (ulp_err > s.max_ulp || s.worst_row < 0) {
-          s.max_ulp = std::max(s.max_ulp, ulp_err);
-          s.worst_row = r;
-          s.worst_col = col;
-        }
-        if (e.kind == Expected::Kind::approx) worst_margin = std::max(worst_margin, abs_err / tol.bound(e));
-      } else {
-        row_finite = false;
-      }
-      if (!ok) {
-        ++s.failed;
-        if (verdict.first_mismatches.size() < Verdict::kMaxListed)
-          verdict.first_mismatches.push_back({out.name(), r, col, got, e.value, abs_err, ulp_err});
-        if (r != last_failed_row) {
-          ++s.failed_rows;
-          if (verdict.failed_rows.size() < Verdict::kMaxListed) verdict.failed_rows.push_back(r);
-          last_failed_row = r;
-        }
-      }
-    }
-    if (c.op->name == "softmax" && row_finite)
-      s.max_row_sum_deviation = std::max(s.max_row_sum_deviation, std::fabs(row_sum - 1.0));
-  }
-  if (worst_margin >= 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "; worst element used %.3g of its bound", worst_margin);
-    verdict.tolerance += buf;
-  }
-}
-
 }  // namespace
 
 Verdict run_case(const Case& input) {
@@ -201,15 +142,30 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run) {
   verdict.tolerance = tolerance->describe();
 
   std::vector<GuardedImage> first = make_images(c);
-  const Expectations want = reference_on_inputs(c, first);  // inputs are never written: checked below
+  const Expectations want = reference_for(c, input_views(c, first));  // inputs are never written: checked below
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
   std::vector<GuardedImage> second = make_images(c);
   if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
 
   for (int t = 0; t < c.op->tensor_count; ++t)
     if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict);
-  for (int t = 0; t < c.op->tensor_count; ++t)
-    if (c.op->tensors()[t].output) compare_with_reference(c, first[t], want, *tolerance, verdict);
+  for (int t = 0; t < c.op->tensor_count; ++t) {
+    if (!c.op->tensors()[t].output) continue;
+    Comparison cmp = compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->name == "softmax");
+    verdict.stats = cmp.stats;
+    const BaselineCheck base = check_against_baseline(first[t].view(), baseline_output(c, input_views(c, first)), want,
+                                                      *tolerance);
+    verdict.stats.baseline_kernel_ulps = base.kernel_max_ulps;
+    verdict.stats.baseline_eager_ulps = base.baseline_max_ulps;
+    if (!base.ok) {
+      char detail[200];
+      std::snprintf(detail, sizeof detail, "max error %.4g units exceeds %.3g x the eager baseline's %.4g + 1 = %.4g units",
+                    base.kernel_max_ulps, kBaselineFactor, base.baseline_max_ulps, base.allowed_ulps);
+      verdict.guards.push_back({"baseline", first[t].name(), detail});
+    }
+    verdict.first_mismatches = std::move(cmp.first_mismatches);
+    verdict.failed_rows = std::move(cmp.failed_rows);
+  }
 
   if (verdict.guards.empty()) {
     verdict.checks_passed = {"canaries and row gaps intact", "inputs unchanged", "every output written",

@@ -1,15 +1,144 @@
 #include "reference/matmul_relu.hpp"
 
-#include "core/error.hpp"
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace kverify {
+namespace {
 
-// Placeholder until the matmul_relu reference lands (issue 3/4 work in progress): refuses clearly.
-Expectations matmul_relu_reference(const TensorView&, const TensorView&) {
-  throw InputError("no reference for op 'matmul_relu' yet");
+constexpr double kUnitRoundoffF32 = 0x1.0p-24;  // u: half of f32's epsilon 2^-23
+constexpr double kUnitRoundoffF64 = 0x1.0p-53;
+constexpr double kExactLimit = 0x1.0p24;  // integers up to 2^24 are exact in f32
+
+// gamma(n) = n u / (1 - n u): the classic bound on the relative error of n roundings.
+double gamma_f32(std::int64_t n) {
+  const double nu = static_cast<double>(n) * kUnitRoundoffF32;
+  return nu < 0.5 ? nu / (1.0 - nu) : 2.0 * nu;  // K >= 2^23: no a-priori bound holds; stay loose
 }
-std::unique_ptr<Tolerance> matmul_relu_tolerance(DType, std::int64_t) {
-  throw InputError("no tolerance policy for op 'matmul_relu' yet");
+
+// matmul_relu with f32 arithmetic, output stored in `dtype`.
+//
+// Error of the dot product s = sum_k a_k b_k (K terms) evaluated in f32 (Higham, Accuracy and
+// Stability of Numerical Algorithms, 3.1): |fl(s) - s| <= gamma(K) * sum_k |a_k b_k|, with
+// gamma(K) = K u / (1 - K u) ~ K u and u = 2^-24. This holds for ANY summation order (a sequential
+// chain, K tiles, split-K, a tree) and with or without FMA (an FMA chain does K roundings: the
+// first product, then one per fused step). We take this worst case, not the probabilistic
+// sqrt(K) u estimate, on purpose: the kernels' K loop is a sequential fmaf chain per output, and
+// same-signed inputs (values=const, values=negative: all products positive) make every addition
+// round in the same direction, so errors near K u * sum|ab| are reachable by a correct kernel. The
+// bug classes this policy must expose (a dropped K tile, ReLU per K tile, a layout read wrongly, an
+// f16 accumulator) make errors of the size of whole terms, orders of magnitude above it; exact
+// mode (below) covers the fine end bitwise.
+//   For f16/bf16 storage the inputs have 11- or 8-bit significands: each product has at most 22
+// or 16 significant bits and is exact in f32, so only the additions round (the bound above still
+// holds and is what we use).
+//   ReLU is 1-Lipschitz, so |relu(fl(s)) - relu(s)| <= |fl(s) - s|: the same bound holds after the
+// ReLU. In particular, where s is within the bound of 0 a correct kernel may output 0 or a tiny
+// positive value (s slightly negative, fl(s) slightly positive), and both pass.
+//   Underflow: products or sums below 2^-126 round absolutely, by at most 2^-150 each (half the
+// subnormal spacing); K of them give the absolute floor K * 2^-149 (with margin).
+//   The reference's own error: products of f32 values are exact in f64 (48 <= 53 bits) and the
+// f64 sum errs by at most gamma_f64(K) sum|ab|, 2^-29 times the f32 bound; added for rigour.
+// Then the output rounding to f16/bf16 adds at most half an ulp of that dtype at the f32 result,
+// which can sit one binade above |expected|: we allow one ulp of the output dtype at
+// |expected| + the f32 bound.
+// Exact mode (reference/matmul_relu.hpp: integer inputs with sum|ab| <= 2^24) never reaches this
+// bound: those elements are Kind::exact and must match bitwise.
+class MatmulReluTolerance final : public Tolerance {
+ public:
+  MatmulReluTolerance(DType dtype, std::int64_t k)
+      : dtype_(dtype),
+        k_(k),
+        relative_(gamma_f32(k) + static_cast<double>(k) * kUnitRoundoffF64),
+        floor_(static_cast<double>(k) * 0x1.0p-149) {}
+
+  double bound(const Expected& e) const override {
+    double b = relative_ * e.condition + floor_;
+    if (dtype_ == DType::f16 || dtype_ == DType::bf16) b += ulp(dtype_, std::fabs(e.value) + b);
+    return b;
+  }
+
+  double error_unit(const Expected& e, DType out) const override {
+    return std::max(ulp(out, e.value), 0x1.0p-24 * e.condition);
+  }
+
+  std::string describe() const override {
+    const bool low = dtype_ == DType::f16 || dtype_ == DType::bf16;
+    std::ostringstream out;
+    out << "matmul_relu " << name(dtype_) << ": |err| <= gamma(K)*sum|a*b| + K*2^-149"
+        << (low ? " + 1 ulp(" + std::string(name(dtype_)) + ")" : "") << ", gamma(K) = K*2^-24/(1-K*2^-24) (K=" << k_
+        << "); bitwise exact where inputs are integers with sum|a*b| <= 2^24";
+    return out.str();
+  }
+
+ private:
+  DType dtype_;
+  std::int64_t k_;
+  double relative_;
+  double floor_;
+};
+
+bool is_integer(double v) { return std::isfinite(v) && v == std::trunc(v); }
+
+}  // namespace
+
+Expectations matmul_relu_reference(const TensorView& a, const TensorView& b) {
+  const std::int64_t M = a.rows(), K = a.cols(), N = b.cols();
+  if (b.rows() != K)
+    throw std::invalid_argument("matmul_relu_reference: A is " + std::to_string(M) + " x " + std::to_string(K) +
+                                " but B has " + std::to_string(b.rows()) + " rows");
+  const DType out_dtype = a.dtype;  // one storage dtype per Case: C's is A's
+
+  // The stored inputs, widened exactly to f64 once (logical row-major copies), and whether each
+  // row of A and each column of B holds only integers (exact mode).
+  using Accumulator = double;
+  std::vector<Accumulator> A(static_cast<std::size_t>(M * K)), B(static_cast<std::size_t>(K * N));
+  std::vector<bool> a_row_integer(static_cast<std::size_t>(M), true), b_col_integer(static_cast<std::size_t>(N), true);
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t k = 0; k < K; ++k) {
+      A[m * K + k] = a.at(m, k);
+      if (!is_integer(A[m * K + k])) a_row_integer[m] = false;
+    }
+  for (std::int64_t k = 0; k < K; ++k)
+    for (std::int64_t n = 0; n < N; ++n) {
+      B[k * N + n] = b.at(k, n);
+      if (!is_integer(B[k * N + n])) b_col_integer[n] = false;
+    }
+
+  Expectations c{M, N, std::vector<Expected>(static_cast<std::size_t>(M * N))};
+  for (std::int64_t m = 0; m < M; ++m) {
+    for (std::int64_t n = 0; n < N; ++n) {
+      // C[m][n] = relu(sum_k A[m][k] B[k][n]); condition = sum_k |A[m][k] B[k][n]|.
+      Accumulator sum = 0, magnitude = 0;
+      for (std::int64_t k = 0; k < K; ++k) {
+        const Accumulator product = A[m * K + k] * B[k * N + n];
+        sum += product;
+        magnitude += std::fabs(product);
+      }
+      const double relu_sum = relu_keep_nan(sum);  // ReLU once, on the full K sum
+      Expected& e = c.values[static_cast<std::size_t>(m * N + n)];
+      if (std::isnan(relu_sum)) {
+        e = {std::numeric_limits<double>::quiet_NaN(), Expected::Kind::nan, 0};
+      } else if (std::isinf(sum)) {
+        e = {relu_sum, Expected::Kind::exact, magnitude};  // +inf stays, -inf gives 0
+      } else if (const double stored = round_to(out_dtype, relu_sum); std::isinf(stored)) {
+        e = {stored, Expected::Kind::exact, magnitude};  // the result overflows the output dtype
+      } else if (a_row_integer[m] && b_col_integer[n] && magnitude <= kExactLimit) {
+        e = {stored, Expected::Kind::exact, magnitude};  // exact mode: f32 sum exact, one rounding
+      } else {
+        e = {relu_sum, Expected::Kind::approx, magnitude};
+      }
+    }
+  }
+  return c;
+}
+
+std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k) {
+  return std::make_unique<MatmulReluTolerance>(dtype, k);
 }
 
 }  // namespace kverify

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/dtype.hpp"
 #include "reference/expectation.hpp"
 
 namespace kverify {
@@ -14,6 +15,11 @@ class Tolerance {
   // The largest |got - expected| allowed for this element (Expected::Kind::approx).
   virtual double bound(const Expected& e) const = 0;
   virtual std::string describe() const = 0;
+  // The natural size of one rounding error at this element, the unit of the baseline-relative
+  // rule: an ulp of the output dtype at the expected value; reductions override it with one f32
+  // rounding of the sum of magnitudes, since under cancellation any two summation orders differ
+  // by many ulps of the (small) result.
+  virtual double error_unit(const Expected& e, DType out) const { return ulp(out, e.value); }
 };
 
 }  // namespace kverify

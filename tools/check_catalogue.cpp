@@ -53,9 +53,9 @@ int run_check_catalogue(const CheckOptions& options) {
   }
   struct Row {
     int run = 0, passed = 0, failed = 0;
-    double worst_ulp = 0;
+    double worst_ulp = 0, worst_margin = 0, worst_baseline = 0;
   };
-  std::map<std::string, Row> summary;  // "backend op/variant"
+  std::map<std::string, Row> summary;  // "backend op/variant dtype"
   std::vector<std::string> failures, not_run;
   int total_failed = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -83,7 +83,8 @@ int run_check_catalogue(const CheckOptions& options) {
           v.reason = std::string("could not be checked: ") + e.what();
           v.reproduce = c.to_text();
         }
-        Row& row = summary[std::string(name(backend)) + " " + std::string(variant.op) + "/" + std::string(variant.name)];
+        Row& row = summary[std::string(name(backend)) + " " + std::string(variant.op) + "/" + std::string(variant.name) +
+                           " " + std::string(name(c.dtype))];
         ++row.run;
         if (v.outcome == Outcome::pass) {
           ++row.passed;
@@ -93,6 +94,10 @@ int run_check_catalogue(const CheckOptions& options) {
           failures.push_back(format(v));
         }
         row.worst_ulp = std::max(row.worst_ulp, v.stats.max_ulp);
+        row.worst_margin = std::max(row.worst_margin, v.stats.worst_margin);
+        if (v.stats.baseline_kernel_ulps >= 0)  // headroom used under the baseline rule: 1 is the limit
+          row.worst_baseline = std::max(row.worst_baseline, v.stats.baseline_kernel_ulps /
+                                                                (2.0 * v.stats.baseline_eager_ulps + 1.0));
         if (++done % 20 == 0 || done == static_cast<int>(lines.size()))
           std::fprintf(stderr, "  %s %s/%s: %d/%zu cases\n", std::string(name(backend)).c_str(),
                        std::string(variant.op).c_str(), std::string(variant.name).c_str(), done, lines.size());
@@ -101,9 +106,14 @@ int run_check_catalogue(const CheckOptions& options) {
   }
 
   for (const auto& f : failures) std::printf("%s\n\n", f.c_str());
-  std::printf("%-32s %6s %6s %6s %12s\n", "backend op/variant", "cases", "pass", "fail", "worst ulp");
+  // worst ulp: largest ULP distance in the output dtype; margin: largest |error| / bound (the
+  // policy's headroom: 1 is the limit); baseline: largest share of the baseline rule's allowance
+  // (kernel ulps / (2 x eager ulps + 1); 1 is the limit).
+  std::printf("%-38s %6s %6s %6s %10s %8s %9s\n", "backend op/variant dtype", "cases", "pass", "fail", "worst ulp",
+              "margin", "baseline");
   for (const auto& [key, row] : summary)
-    std::printf("%-32s %6d %6d %6d %12.3g\n", key.c_str(), row.run, row.passed, row.failed, row.worst_ulp);
+    std::printf("%-38s %6d %6d %6d %10.3g %8.3g %9.3g\n", key.c_str(), row.run, row.passed, row.failed, row.worst_ulp,
+                row.worst_margin, row.worst_baseline);
   for (const auto& n : not_run) std::printf("NOT RUN  %s\n", n.c_str());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int passed = 0;

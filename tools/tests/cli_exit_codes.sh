@@ -20,13 +20,14 @@ expect 2 "unknown key 'colour'" -- run 'op=softmax shape=2x2 colour=red'
 expect 2 "'abc' is not a seed" -- run 'op=softmax shape=2x2 seed=abc'
 expect 2 "share an address" -- run 'op=softmax shape=4x5 y.strides=1,1'
 expect 2 "unknown variant 'nosuch'" -- run 'op=softmax shape=4x5 variant=nosuch'
-expect 2 "no registered variants" -- run 'op=gelu_tanh shape=4x5 backend=emu'
+expect 2 "takes at most 1024 columns" -- run 'op=softmax shape=4x5000 variant=warp_per_row backend=emu'
 expect 2 "unknown command" -- frobnicate
 expect 2 "accepted emu, cuda, all" -- check --backend gpu
 expect 0 "usage: ./kverify run" -- run --help
 expect 0 "usage: ./kverify check" -- check --help
 expect 0 "x.strides|<t>.strides" -- help case
 expect 0 "block_per_row" -- list
+expect 0 "special:S" -- help values
 if ! "$k" run 'op=softmax shape=2x3 backend=cuda' >/dev/null 2>&1; then :; fi
 out="$("$k" run 'op=softmax shape=2x3 backend=cuda' 2>&1)"; rc=$?
 if [[ $rc -eq 3 ]]; then

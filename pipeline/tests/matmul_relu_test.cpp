@@ -1,0 +1,309 @@
+// matmul_relu end to end on emu: the production tiled_smem kernel passes the Case pipeline for
+// every dtype over ordinary shapes, M/N/K tails, strided and offset layouts and value recipes
+// (exact mode for integers); its NaN/inf behaviour follows the contract; and kernels planted with
+// the op's classic bugs (ReLU per K tile, a dropped K tail tile, a column-major A read as row-major,
+// an unmasked tail store, an f16 accumulator, one ulp off under exact mode) fail, each on a Case
+// built to expose it, while passing a Case where the bug is harmless.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/values.hpp"
+#include "kernels/common/backend_launch.hpp"
+#include "kernels/matmul_relu/launchers.inl"  // matmul_relu_args, without KV_BACKEND: no launchers
+#include "kernels/registry.hpp"
+#include "pipeline/run_case.hpp"
+#include "reference/matmul_relu.hpp"
+
+namespace {
+
+using kverify::Outcome;
+using kverify::parse_case;
+using kverify::run_case;
+using kverify::kernels::MatmulReluArgs;
+using kverify::kernels::relu_keep_nan;
+
+bool has_guard(const kverify::Verdict& v, const std::string& guard, const std::string& detail_part = "") {
+  for (const auto& g : v.guards)
+    if (g.guard == guard && g.detail.find(detail_part) != std::string::npos) return true;
+  return false;
+}
+
+kverify::Verdict run_line(const std::string& rest, const char* dtype) {
+  return run_case(parse_case("op=matmul_relu variant=tiled_smem backend=emu dtype=" + std::string(dtype) + " " + rest));
+}
+
+constexpr const char* kDtypes[] = {"f32", "f16", "bf16"};
+
+// The reference for a Case's inputs, made here the way the pipeline makes them (recipe value per
+// logical element, rounded once to the storage dtype), stored row-major.
+kverify::Expectations reference_of(const kverify::Case& c) {
+  std::vector<std::vector<unsigned char>> bytes(2);
+  std::vector<kverify::TensorView> views;
+  for (int t = 0; t < 2; ++t) {
+    const auto layout = kverify::Layout2D::row_major(c.layout(t).rows, c.layout(t).cols);
+    const std::size_t size = kverify::size_of(c.dtype);
+    bytes[t].resize(static_cast<std::size_t>(layout.elements()) * size);
+    for (std::int64_t r = 0; r < layout.rows; ++r)
+      for (std::int64_t col = 0; col < layout.cols; ++col)
+        kverify::store_from_f64(c.dtype, kverify::recipe_value(c.values, c.seed, t, r, col),
+                                bytes[t].data() + static_cast<std::size_t>(layout.index(r, col)) * size);
+    views.push_back({bytes[t].data(), layout, c.dtype});
+  }
+  return kverify::matmul_relu_reference(views[0], views[1]);
+}
+
+TEST(MatmulRelu, IsRegisteredForEveryDtypeAndChosenByAuto) {
+  const auto* v = kverify::find_variant("matmul_relu", "tiled_smem");
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(v->f32 && v->f16 && v->bf16);
+  EXPECT_NE(v->launch_emu, nullptr);
+  const auto verdict = run_case(parse_case("op=matmul_relu shape=5x6x7 backend=emu"));
+  EXPECT_EQ(verdict.outcome, Outcome::pass) << format(verdict);
+  EXPECT_NE(verdict.reproduce.find("variant=tiled_smem"), std::string::npos) << verdict.reproduce;
+}
+
+TEST(MatmulRelu, PassesOrdinaryAndTailShapesInEveryDtype) {
+  // 64 is the block tile in M and N, 16 the K tile: exact multiples, one past, and thin shapes.
+  for (const char* dtype : kDtypes)
+    for (const char* shape : {"64x64x64", "100x37x53", "1x1x1", "1x1x300", "33x17x31", "65x65x65", "3x130x2"}) {
+      const auto v = run_line(std::string("shape=") + shape, dtype);
+      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+      EXPECT_TRUE(v.guards.empty()) << format(v);
+    }
+}
+
+TEST(MatmulRelu, PassesStridedAndOffsetLayouts) {
+  for (const char* dtype : kDtypes)
+    for (const char* rest : {
+             "shape=33x17x31 a.strides=1,33",                   // A column-major (1, M)
+             "shape=33x17x31 b.strides=1,31",                   // B column-major (1, K)
+             "shape=33x17x31 c.strides=22,1",                   // C padded (N + 5, 1)
+             "shape=33x17x31 a.offset=3 b.offset=5 c.offset=7",  // offsets
+             "shape=70x20x19 a.strides=1,70 b.strides=1,19 c.strides=1,70 a.offset=1 b.offset=2 c.offset=3",
+             "shape=9x10x11 a.strides=24,2 b.strides=22,2 c.strides=2,20",  // non-unit strides everywhere
+             "shape=40x3x20 a.strides=25,1 b.strides=1,21 c.strides=4,1 schedule=7",
+         }) {
+      const auto v = run_line(rest, dtype);
+      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+      EXPECT_TRUE(v.guards.empty()) << format(v);
+    }
+}
+
+TEST(MatmulRelu, PassesValueRecipesAndIsBitwiseExactOnIntegers) {
+  for (const char* dtype : kDtypes) {
+    // Integers: every element is Kind::exact (bitwise equality required), and the kernel meets it.
+    const std::string exact_line = "shape=33x17x40 values=int:3 seed=3";
+    const auto exact = run_line(exact_line, dtype);
+    EXPECT_EQ(exact.outcome, Outcome::pass) << format(exact);
+    EXPECT_EQ(exact.stats.max_abs, 0.0);
+    const auto want = reference_of(parse_case("op=matmul_relu dtype=" + std::string(dtype) + " " + exact_line));
+    for (const auto& e : want.values) EXPECT_EQ(e.kind, kverify::Expected::Kind::exact);
+
+    for (const char* rest : {"shape=33x17x40 values=normal:10 seed=1", "shape=20x30x70 values=uniform:2 seed=2",
+                             "shape=20x30x70 values=negative", "shape=17x9x33 values=const:-1",
+                             "shape=17x9x33 values=const:0.1"}) {
+      const auto v = run_line(rest, dtype);
+      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+    }
+  }
+}
+
+TEST(MatmulRelu, InfiniteInputsAndOverflowFollowTheContract) {
+  // 1e6 is +inf in f16: every product +inf, every output +inf (kept by the ReLU).
+  const auto inf_f16 = run_line("shape=5x70x3 values=const:1e6", "f16");
+  EXPECT_EQ(inf_f16.outcome, Outcome::pass) << format(inf_f16);
+  // 1e20 squared overflows f32 (and bf16): +inf, required exactly.
+  for (const char* dtype : {"f32", "bf16"}) {
+    const auto v = run_line("shape=3x4x2 values=const:1e20", dtype);
+    EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+  }
+  // f16 results past 65504 round to +inf; negative ones are 0 after the ReLU.
+  const std::string overflow_line = "shape=4x8x40 values=int:250";  // |sum| ~ 1.3e5 typically
+  const auto overflow = run_line(overflow_line, "f16");
+  EXPECT_EQ(overflow.outcome, Outcome::pass) << format(overflow);
+  int infinities = 0;
+  for (const auto& e : reference_of(parse_case("op=matmul_relu dtype=f16 " + overflow_line)).values)
+    infinities += std::isinf(e.value) ? 1 : 0;
+  EXPECT_GT(infinities, 0) << "the Case must overflow somewhere";
+}
+
+TEST(MatmulRelu, NanPropagatesThroughTheKernelAndTheRelu) {
+  // fmaxf(NaN, 0) is 0, which is why the kernels' ReLU is not fmaxf.
+  EXPECT_EQ(fmaxf(std::numeric_limits<float>::quiet_NaN(), 0.0f), 0.0f);
+  EXPECT_TRUE(std::isnan(relu_keep_nan(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(relu_keep_nan(-0.0f), 0.0f);
+  EXPECT_FALSE(std::signbit(relu_keep_nan(-0.0f)));
+
+  // No value recipe makes a NaN, so the production launcher runs here on hand-made buffers.
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> a{nan, 1,  //
+                       1, 1,    //
+                       inf, 0,  //
+                       -inf, 1};
+  std::vector<float> b{1, 0, -1,  //
+                       -5, 1, 1};
+  std::vector<float> c(4 * 3, 12345.0f);
+  kverify::LaunchRequest r;
+  r.dtype = kverify::DType::f32;
+  r.shape = {4, 3, 2};
+  r.tensors = {{a.data(), kverify::Layout2D::row_major(4, 2)},
+               {b.data(), kverify::Layout2D::row_major(2, 3)},
+               {c.data(), kverify::Layout2D::row_major(4, 3)}};
+  kverify::find_variant("matmul_relu", "tiled_smem")->launch_emu(r);
+  for (int n = 0; n < 3; ++n) EXPECT_TRUE(std::isnan(c[n])) << "NaN in A's row 0, column " << n;
+  EXPECT_EQ(c[3], 0.0f);          // 1 - 5, then the ReLU
+  EXPECT_EQ(c[4], 1.0f);          // 0 + 1
+  EXPECT_EQ(c[5], 0.0f);          // -1 + 1
+  EXPECT_EQ(c[6], inf);           // inf * 1 + 0 * -5
+  EXPECT_TRUE(std::isnan(c[7]));  // inf * 0
+  EXPECT_EQ(c[8], 0.0f);          // inf * -1 = -inf, then the ReLU
+  EXPECT_EQ(c[9], 0.0f);          // -inf * 1 - 5, then the ReLU
+  EXPECT_TRUE(std::isnan(c[10])); // -inf * 0
+  EXPECT_EQ(c[11], inf);          // -inf * -1 + 1
+  // The reference says the same, element by element.
+  const auto as_view = [](const std::vector<float>& v, kverify::Layout2D l) {
+    return kverify::TensorView{reinterpret_cast<const unsigned char*>(v.data()), l, kverify::DType::f32};
+  };
+  const auto want = kverify::matmul_relu_reference(as_view(a, r.tensors[0].layout), as_view(b, r.tensors[1].layout));
+  for (int m = 0; m < 4; ++m)
+    for (int n = 0; n < 3; ++n) {
+      const auto& e = want.at(m, n);
+      const float got = c[m * 3 + n];
+      if (e.kind == kverify::Expected::Kind::nan) EXPECT_TRUE(std::isnan(got)) << m << "," << n;
+      else EXPECT_EQ(got, e.value) << m << "," << n;
+    }
+}
+
+// The production kernel on a grid smaller than the tile count (what the launcher does past 65535
+// M tiles): the blocks loop over the remaining tiles.
+void launch_tiled_smem_on_a_2x1_grid(const kverify::LaunchRequest& r) {
+  kverify::with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = kverify::kernels::matmul_relu::matmul_relu_args<T>(r);
+    KV_LAUNCH(kverify::kernels::matmul_relu_tiled_smem<T>, dim3(2, 1), dim3(kverify::kernels::matmul_tiled_smem::kThreads),
+              0, r, args);
+  });
+}
+
+TEST(MatmulRelu, BlocksLoopOverTilesBeyondTheGrid) {
+  const kverify::Variant v{.op = "matmul_relu", .name = "tiled_smem_small_grid", .strategy = "test",
+                           .launch_emu = &launch_tiled_smem_on_a_2x1_grid};
+  for (const char* rest : {"shape=130x150x20 values=int:3", "shape=130x150x20 c.strides=1,130"}) {
+    auto c = parse_case(std::string("op=matmul_relu backend=emu ") + rest);  // 3 x 3 tiles on 2 x 1 blocks
+    c.variant = "tiled_smem_small_grid";
+    const auto verdict = kverify::run_case_with(c, v);
+    EXPECT_EQ(verdict.outcome, Outcome::pass) << format(verdict);
+  }
+}
+
+// --- planted bugs: each must fail on a Case built to expose it ------------------------------------
+
+enum class Bug { relu_per_k_tile, drop_k_tail, a_assumed_row_major, unmasked_tail_store, f16_accumulator, one_ulp_high };
+
+constexpr int kTile = 8;    // a block computes an 8 x 8 tile of C, one output per thread
+constexpr int kKTile = 16;  // K is walked in tiles of 16, as in tiled_smem
+
+template <typename T, Bug kBug>
+__global__ void planted(MatmulReluArgs<T> p) {
+  const long long m = static_cast<long long>(blockIdx.y) * kTile + threadIdx.y;
+  const long long n = static_cast<long long>(blockIdx.x) * kTile + threadIdx.x;
+  const bool inside = m < p.m && n < p.n;
+  if (!inside && kBug != Bug::unmasked_tail_store) return;  // planted: the store mask is missing
+  long long a_rs = p.a_row_stride, a_cs = p.a_col_stride;
+  if (kBug == Bug::a_assumed_row_major) a_rs = p.k, a_cs = 1;  // planted: layout assumed
+  const long long k_end = kBug == Bug::drop_k_tail ? p.k / kKTile * kKTile : p.k;  // planted: no K tail
+  float acc = 0.0f;
+  for (long long k0 = 0; inside && k0 < k_end; k0 += kKTile) {
+    for (long long k = k0; k < k0 + kKTile && k < k_end; ++k) {
+      acc = fmaf(kv::to_f32(p.a[m * a_rs + k * a_cs]), kv::to_f32(p.b[k * p.b_row_stride + n * p.b_col_stride]), acc);
+      if (kBug == Bug::f16_accumulator) acc = kv::to_f32(kv::from_f32<kv::half>(acc));  // planted
+    }
+    if (kBug == Bug::relu_per_k_tile) acc = relu_keep_nan(acc);  // planted: ReLU on a partial sum
+  }
+  float out = relu_keep_nan(acc);
+  if (kBug == Bug::one_ulp_high) out = nextafterf(out, INFINITY);  // planted: one f32 ulp off
+  p.c[m * p.c_row_stride + n * p.c_col_stride] = kv::from_f32<T>(out);
+}
+
+template <Bug kBug>
+void launch_planted(const kverify::LaunchRequest& r) {
+  kverify::with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = kverify::kernels::matmul_relu::matmul_relu_args<T>(r);
+    const dim3 grid(static_cast<unsigned>((args.n + kTile - 1) / kTile), static_cast<unsigned>((args.m + kTile - 1) / kTile));
+    KV_LAUNCH((planted<T, kBug>), grid, dim3(kTile, kTile), 0, r, args);
+  });
+}
+
+template <Bug kBug>
+kverify::Verdict run_planted(const std::string& rest) {
+  const kverify::Variant v{.op = "matmul_relu", .name = "planted", .strategy = "test", .mutant = true,
+                           .launch_emu = &launch_planted<kBug>};
+  auto c = parse_case("op=matmul_relu backend=emu " + rest);
+  c.variant = "planted";
+  return kverify::run_case_with(c, v);
+}
+
+TEST(MatmulReluPlanted, ReluPerKTileFailsWhenPartialSumsChangeSign) {
+  // values=normal: signs are mixed, so partial sums over the first K tiles are often negative.
+  for (const char* dtype : kDtypes) {
+    const auto v = run_planted<Bug::relu_per_k_tile>(std::string("shape=16x16x64 values=normal dtype=") + dtype);
+    EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
+    EXPECT_GT(v.stats.failed, 0) << format(v);
+    for (const char* guard : {"canary", "unwritten", "launch", "nondeterministic", "input-modified"})
+      EXPECT_FALSE(has_guard(v, guard)) << "a numerical failure only: " << format(v);
+  }
+  // Harmless when no partial sum is negative (negative x negative: every product positive) or
+  // when K is a single tile.
+  EXPECT_EQ(run_planted<Bug::relu_per_k_tile>("shape=16x16x64 values=negative").outcome, Outcome::pass);
+  EXPECT_EQ(run_planted<Bug::relu_per_k_tile>("shape=16x16x16").outcome, Outcome::pass);
+}
+
+TEST(MatmulReluPlanted, DroppedLastPartialKTileFails) {
+  for (const char* dtype : kDtypes) {
+    const auto v = run_planted<Bug::drop_k_tail>(std::string("shape=16x16x40 dtype=") + dtype);  // 40 = 2 x 16 + 8
+    EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
+    EXPECT_GT(v.stats.failed, 0);
+  }
+  // Exact mode sees it too, with integers.
+  EXPECT_EQ(run_planted<Bug::drop_k_tail>("shape=16x16x17 values=int:3").outcome, Outcome::fail);
+}
+
+TEST(MatmulReluPlanted, ColumnMajorAReadAsRowMajorFails) {
+  const auto v = run_planted<Bug::a_assumed_row_major>("shape=16x16x24 a.strides=1,16");
+  EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
+  EXPECT_GT(v.stats.failed, 0);
+  EXPECT_EQ(run_planted<Bug::a_assumed_row_major>("shape=16x16x24").outcome, Outcome::pass) << "benign when row-major";
+}
+
+TEST(MatmulReluPlanted, UnmaskedTailStoreHitsTheCanaries) {
+  // N = 12 in tiles of 8: columns 12..15 land in C's row padding (row stride 16).
+  const auto gap = run_planted<Bug::unmasked_tail_store>("shape=12x12x8 c.strides=16,1");
+  EXPECT_EQ(gap.outcome, Outcome::fail) << format(gap);
+  EXPECT_TRUE(has_guard(gap, "canary", "gap in row")) << format(gap);
+  // M = 10 in tiles of 8: rows 10..15 land past the end of a contiguous C.
+  const auto back = run_planted<Bug::unmasked_tail_store>("shape=10x8x4");
+  EXPECT_EQ(back.outcome, Outcome::fail) << format(back);
+  EXPECT_TRUE(has_guard(back, "canary", "back canary")) << format(back);
+  // Harmless when M and N are multiples of the tile.
+  EXPECT_EQ(run_planted<Bug::unmasked_tail_store>("shape=16x8x4").outcome, Outcome::pass);
+}
+
+TEST(MatmulReluPlanted, F16AccumulatorFailsOnALongK) {
+  const auto v = run_planted<Bug::f16_accumulator>("shape=8x8x512 dtype=f16 seed=5");
+  EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
+  EXPECT_GT(v.stats.failed, 0);
+}
+
+TEST(MatmulReluPlanted, OneUlpOffIsCaughtInExactModeOnly) {
+  const auto exact = run_planted<Bug::one_ulp_high>("shape=16x16x32 values=int:3");
+  EXPECT_EQ(exact.outcome, Outcome::fail) << format(exact);
+  EXPECT_EQ(exact.stats.failed, 16 * 16) << "every element is exact, so every element is off";
+  // The same bug is within the rounding tolerance on real-valued inputs: exact mode is what sees it.
+  const auto approx = run_planted<Bug::one_ulp_high>("shape=16x16x32 values=normal");
+  EXPECT_EQ(approx.outcome, Outcome::pass) << format(approx);
+}
+
+}  // namespace

@@ -1,0 +1,40 @@
+// Compares a kernel's stored output with the reference's expectations under a tolerance policy:
+// per element abs, rel and ULP error (ULP distance in the output dtype), NaN/inf classes, failed
+// rows kept visible (never averaged), softmax's row sums, and how much of its bound the worst
+// element used (the policy's margin).
+#pragma once
+
+#include <string_view>
+
+#include "core/tensor_view.hpp"
+#include "core/verdict.hpp"
+#include "reference/expectation.hpp"
+#include "reference/tolerance.hpp"
+
+namespace kverify {
+
+struct Comparison {
+  ErrorStats stats;
+  std::vector<Mismatch> first_mismatches;  // at most Verdict::kMaxListed
+  std::vector<std::int64_t> failed_rows;   // at most Verdict::kMaxListed
+};
+
+// The baseline-relative rule over the elements with an approximate expectation, with errors in
+// the policy's error unit (Tolerance::error_unit: an ulp of the output dtype, or one f32 rounding
+// of the magnitude for reductions): the kernel's largest error <= kBaselineFactor * the
+// baseline's largest error + 1 unit. The one unit absorbs rounding-level luck: two correct f32
+// implementations differ by about an ulp either way, which would make a bare ratio of their
+// maxima noise; an error of many units is no luck.
+struct BaselineCheck {
+  double kernel_max_ulps = 0;
+  double baseline_max_ulps = 0;
+  double allowed_ulps = 0;
+  bool ok = true;
+};
+BaselineCheck check_against_baseline(const TensorView& got, const std::vector<double>& baseline,
+                                     const Expectations& want, const Tolerance& tolerance);
+
+Comparison compare_output(const TensorView& got, std::string_view tensor, const Expectations& want,
+                          const Tolerance& tolerance, bool rows_sum_to_one);
+
+}  // namespace kverify

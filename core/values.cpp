@@ -41,6 +41,7 @@ double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, s
   }
   if (recipe.name == "const") return p;
   if (recipe.name == "negative") return -std::fabs(normal()) * p - 1.0;
+  if (recipe.name == "ramp") return static_cast<double>(col + 1) * p;
   if (recipe.name == "special") {
     const double inf = std::numeric_limits<double>::infinity();
     switch (row % 4) {

@@ -30,6 +30,7 @@ inline constexpr RecipeInfo kRecipes[] = {
     {"int", 3.0, "int:K     - integers uniform in [-K, K] (default 3): exact sums in f32"},
     {"const", 0.0, "const:V   - every element equal to V (default 0)"},
     {"negative", 1.0, "negative:S - -(|normal| * S) - 1: every value negative (catches 0 padding of a max)"},
+    {"ramp", 1.0, "ramp:S    - (column + 1) * S: a row of 1, 2, 3, ... (the seed's [1..10] sums to 55)"},
     {"special", 1.0, "special:S - rows cycle through out-of-domain patterns: one NaN, one +inf, all -inf, "
                      "every third -inf; other values normal:S"},
 };

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,18 @@ class GuardedImage {
   Layout2D layout_;
   DType dtype_;
   std::uint64_t salt_;
-  std::vector<unsigned char> bytes_;
+  // 256-byte aligned like cudaMalloc's buffers, so emu sees the alignment a kernel sees on a GPU.
+  template <typename T>
+  struct Aligned256 {
+    using value_type = T;
+    Aligned256() = default;
+    template <typename U>
+    Aligned256(const Aligned256<U>&) {}
+    T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{256})); }
+    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{256}); }
+    friend bool operator==(const Aligned256&, const Aligned256&) { return true; }
+  };
+  std::vector<unsigned char, Aligned256<unsigned char>> bytes_;
   std::vector<std::uint64_t> is_element_;  // bitmap over element slots of the footprint
 };
 

@@ -27,7 +27,9 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
       double abs_err = 0;
       switch (e.kind) {
         case Expected::Kind::nan: ok = std::isnan(got); break;
-        case Expected::Kind::exact: ok = got == e.value || (std::isnan(got) && std::isnan(e.value)); break;
+        case Expected::Kind::exact:  // the sign of an exact zero is part of the contract
+          ok = (got == e.value && std::signbit(got) == std::signbit(e.value)) || (std::isnan(got) && std::isnan(e.value));
+          break;
         case Expected::Kind::approx: {
           const double bound = tol.bound(e);
           abs_err = std::isnan(got) ? INFINITY : std::fabs(got - e.value);
@@ -86,7 +88,7 @@ BaselineCheck check_against_baseline(const TensorView& out, const std::vector<do
       check.kernel_max_ulps = std::max(check.kernel_max_ulps, std::isnan(got) ? INFINITY : std::fabs(got - e.value) / unit);
       if (!std::isnan(base)) check.baseline_max_ulps = std::max(check.baseline_max_ulps, std::fabs(base - e.value) / unit);
     }
-  check.allowed_ulps = kBaselineFactor * check.baseline_max_ulps + 1.0;
+  check.allowed_ulps = kBaselineFactor * check.baseline_max_ulps + kBaselineSlack;
   check.ok = check.kernel_max_ulps <= check.allowed_ulps;
   return check;
 }

@@ -22,9 +22,9 @@ struct Comparison {
 // The baseline-relative rule over the elements with an approximate expectation, with errors in
 // the policy's error unit (Tolerance::error_unit: an ulp of the output dtype, or one f32 rounding
 // of the magnitude for reductions): the kernel's largest error <= kBaselineFactor * the
-// baseline's largest error + 1 unit. The one unit absorbs rounding-level luck: two correct f32
-// implementations differ by about an ulp either way, which would make a bare ratio of their
-// maxima noise; an error of many units is no luck.
+// baseline's largest error + kBaselineSlack units. The slack absorbs rounding-level luck: two
+// correct f32 implementations differ by about an ulp either way, which would make a bare ratio of
+// their maxima noise; an error of many units is no luck.
 struct BaselineCheck {
   double kernel_max_ulps = 0;
   double baseline_max_ulps = 0;

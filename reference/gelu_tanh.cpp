@@ -93,10 +93,11 @@ DoubleDouble exp_argument(double x) {
 // Absolute floor, for outputs that underflow (the negative tail, x <~ -9.5): f32 and bf16 keep
 // full precision down to 2^-126, below which values are subnormal (and a flush-to-zero build would
 // give 0); f16 stores nothing finer than 2^-24.
-// A wrong cubic coefficient (0.0447) is off by ~1.9e-4 * (1 - sigmoid(t)) relative at x = +-2:
-// ~37 eps32 against a bound of ~4.3 eps32 at x = 2 and ~15 at x = -2; the erf GELU differs by
-// percents; tanh(u) as (e^2u - 1)/(e^2u + 1) is NaN at x = 11 and 1 + tanhf(u) loses every digit
-// at x = -5 (pipeline/tests/gelu_tanh_test.cpp runs each of them and fails it).
+// What it catches: a wrong cubic coefficient (0.0447) moves t by 1.9e-4 at x = +-2, so y by
+// 1.9e-4 (1 - sigmoid(t)) relative: ~36 eps32 at x = 2 (bound ~4.3 eps32) and ~1560 eps32 at
+// x = -2 (bound ~15 eps32); the erf GELU differs by percents; tanh(u) as (e^2u - 1)/(e^2u + 1) is
+// NaN at x = 11; 1 + tanhf(u) keeps ~1e-5 relative at x = -3 and nothing at x = -6
+// (pipeline/tests/gelu_tanh_test.cpp runs each of them and fails it).
 class GeluTanhTolerance final : public Tolerance {
  public:
   explicit GeluTanhTolerance(DType dtype) : dtype_(dtype) {}

@@ -122,18 +122,21 @@ int cmd_check(Args args) {
 
 int cmd_list(Args args) {
   if (!args.empty()) throw kverify::InputError("kverify list takes no arguments");
-  std::printf("%-10s %-16s %-14s %-10s %-12s %s\n", "op", "variant", "dtypes", "backends", "max rows", "strategy");
+  std::printf("%-12s %-16s %-14s %-10s %-12s %-10s %s\n", "op", "variant", "dtypes", "backends", "max rows", "max cols",
+              "strategy");
   for (const auto& v : kverify::all_variants()) {
     std::string dtypes = std::string(v.f32 ? "f32 " : "") + (v.f16 ? "f16 " : "") + (v.bf16 ? "bf16" : "");
     std::string backends = std::string(v.on_emu ? "emu " : "") + (v.launch_cuda ? "cuda" : "");
-    std::printf("%-10s %-16s %-14s %-10s %-12lld %s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
-                dtypes.c_str(), backends.c_str(), static_cast<long long>(v.max_rows), std::string(v.strategy).c_str(),
-                v.mutant ? " [mutant]" : "");
+    const std::string max_cols = v.max_cols == INT64_MAX ? "any" : std::to_string(v.max_cols);
+    const std::string max_rows = v.max_rows == INT64_MAX ? "any" : std::to_string(v.max_rows);
+    std::printf("%-12s %-16s %-14s %-10s %-12s %-10s %s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
+                dtypes.c_str(), backends.c_str(), max_rows.c_str(), max_cols.c_str(),
+                std::string(v.strategy).c_str(), v.mutant ? " [mutant]" : "");
   }
   for (const auto& op : kverify::kOps) {
     bool any = false;
     for (const auto& v : kverify::all_variants()) any = any || v.op == op.name;
-    if (!any) std::printf("%-10s (no variants registered yet)\n", std::string(op.name).c_str());
+    if (!any) std::printf("%-12s (no variants registered yet)\n", std::string(op.name).c_str());
   }
   return kPass;
 }

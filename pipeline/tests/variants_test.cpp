@@ -94,3 +94,20 @@ TEST(SoftmaxContract, OutOfDomainRowsOnEveryVariantOnCuda) {
 }
 
 }  // namespace
+
+namespace {
+
+// The seed's example: a row of 1..10 reduced in tiles (of 4 in the article) sums to exactly 55 on
+// every row_sum variant; integers make it exact mode, so the kernel's bits must be 55's.
+TEST(RowSumContract, OneToTenSumsToExactly55OnEveryVariant) {
+  for (const auto& variant : kverify::row_sum_variants())
+    for (const char* dtype : {"f32", "f16", "bf16"}) {
+      auto c = kverify::parse_case(std::string("op=row_sum shape=1x10 values=ramp backend=emu dtype=") + dtype);
+      c.variant = std::string(variant.name);
+      const auto v = kverify::run_case(c);
+      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+      EXPECT_EQ(v.stats.max_abs, 0.0) << format(v);
+    }
+}
+
+}  // namespace

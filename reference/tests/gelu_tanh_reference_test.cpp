@@ -7,6 +7,7 @@
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 #include "reference/gelu_tanh.hpp"
@@ -102,10 +103,10 @@ TEST(GeluTanhReference, ZerosInfinitiesAndNanFollowTheContract) {
 
 TEST(GeluTanhReference, ConditionIsTheExpArgumentsLeverage) {
   // |t| (1 - sigmoid(t)), t = sqrt(8/pi)(x + 0.044715 x^3): ~|t| for x << 0, ~0 for x >> 0.
-  const double t10 = std::sqrt(8.0 / M_PI) * (10.0 + 44.715);
+  const double t10 = std::sqrt(8.0 / std::numbers::pi) * (10.0 + 44.715);
   EXPECT_NEAR(kverify::gelu_tanh_expected(-10.0).condition, t10, 1e-9);
   EXPECT_LT(kverify::gelu_tanh_expected(10.0).condition, 1e-30);
-  const double t1 = std::sqrt(8.0 / M_PI) * (1.0 + 0.044715);
+  const double t1 = std::sqrt(8.0 / std::numbers::pi) * (1.0 + 0.044715);
   EXPECT_NEAR(kverify::gelu_tanh_expected(1.0).condition, t1 / (1.0 + std::exp(t1)), 1e-15);
 }
 

@@ -12,8 +12,7 @@
 //   ±0, ±inf are Expected::Kind::exact, NaN is Kind::nan, every other finite x Kind::approx with
 //   condition = |t| (1 - sigmoid(t)), t = 2u: the relative change of y per relative change of t, by
 //   which a kernel's rounding of u in f32 shows in y (|t| for x << 0, ~0 for x >> 0).
-//   (The pipeline compares exact values with ==, so it does not itself tell -0 from +0; the
-//   reference and kernel tests check the signs bit for bit.)
+//   (The pipeline compares exact values including the sign of zero, reference/compare.cpp.)
 #pragma once
 
 #include <memory>

@@ -39,20 +39,31 @@ case "${1:-}" in
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv,noheader
     } | tee -a "$summary"
     k=build-gpu/tools/kverify
-    step cuda_tests build-gpu/runtime/cuda/cuda_tests
-    step pipeline_tests build-gpu/pipeline/pipeline_tests
-    step emu_tests build-gpu/runtime/emu/emu_tests
+    suites() {
+      build-gpu/runtime/cuda/cuda_tests && build-gpu/pipeline/pipeline_tests && build-gpu/runtime/emu/emu_tests
+    }
+    step suites suites
     runs() {
       "$k" run 'op=softmax dtype=f32 shape=3x1000 backend=cuda' &&
         "$k" run 'op=softmax dtype=bf16 shape=33x65 x.strides=1,33 y.strides=70,1 backend=cuda'
     }
     step cli_runs runs
     step check_all "$k" check --backend all
-    memcheck() {
-      compute-sanitizer --tool memcheck --error-exitcode 99 "$k" run 'op=softmax dtype=f16 shape=5x4097 backend=cuda' &&
-        compute-sanitizer --tool memcheck --error-exitcode 99 build-gpu/runtime/cuda/cuda_tests --gtest_filter=-*BadLaunch*
+    sanitizers() {  # compute-sanitizer over CLI runs that use shared memory, barriers and shuffles
+      local ok=0
+      for c in 'op=softmax dtype=f16 shape=5x4097 backend=cuda' 'op=softmax variant=block_on_chip shape=4x3000 backend=cuda' \
+               'op=row_sum variant=split_row shape=3x70000 backend=cuda' 'op=matmul_relu shape=70x65x33 backend=cuda' \
+               'op=gelu_tanh dtype=bf16 shape=9x1001 backend=cuda'; do
+        for tool in memcheck racecheck synccheck initcheck; do
+          echo "--- $tool: $c"
+          compute-sanitizer --tool "$tool" --error-exitcode 99 "$k" run "$c" | grep -E "^(PASS|FAIL)|ERROR SUMMARY|Error" || ok=1
+          [[ ${PIPESTATUS[0]} -eq 0 ]] || ok=1
+        done
+      done
+      compute-sanitizer --tool memcheck --error-exitcode 99 build-gpu/runtime/cuda/cuda_tests --gtest_filter=-*BadLaunch* | tail -3 || ok=1
+      return $ok
     }
-    step memcheck memcheck
+    step sanitizers sanitizers
     ;;
   *)
     echo "usage: tools/gpu-run.sh build|run   (see the comment at the top of this file)" >&2

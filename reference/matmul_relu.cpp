@@ -1,5 +1,7 @@
 #include "reference/matmul_relu.hpp"
 
+#include "reference/exact.hpp"
+
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -110,14 +112,20 @@ Expectations matmul_relu_reference(const TensorView& a, const TensorView& b) {
     }
 
   Expectations c{M, N, std::vector<Expected>(static_cast<std::size_t>(M * N))};
+  std::vector<double> column;
   for (std::int64_t m = 0; m < M; ++m) {
     for (std::int64_t n = 0; n < N; ++n) {
       // C[m][n] = relu(sum_k A[m][k] B[k][n]); condition = sum_k |A[m][k] B[k][n]|.
       Accumulator sum = 0, magnitude = 0;
       for (std::int64_t k = 0; k < K; ++k) {
-        const Accumulator product = A[m * K + k] * B[k * N + n];
+        const Accumulator product = A[m * K + k] * B[k * N + n];  // exact: two f32 values
         sum += product;
         magnitude += std::fabs(product);
+      }
+      if (std::isfinite(sum) && !certified_f64_sum(sum, magnitude, K)) {  // cancellation: decide exactly
+        column.resize(static_cast<std::size_t>(K));
+        for (std::int64_t k = 0; k < K; ++k) column[static_cast<std::size_t>(k)] = B[k * N + n];
+        sum = exact_dot(std::span<const double>(&A[m * K], static_cast<std::size_t>(K)), column);
       }
       const double relu_sum = relu_keep_nan(sum);  // ReLU once, on the full K sum
       Expected& e = c.values[static_cast<std::size_t>(m * N + n)];

@@ -1,29 +1,19 @@
 // gelu_tanh's registry entries, in dispatch order: the 16-byte vector path when the Case's layouts
 // allow it, the strided kernel for everything else. Contract: kernels/gelu_tanh/gelu_tanh_math.cuh.
 #include "kernels/gelu_tanh/vector_plan.hpp"
+#include "kernels/common/variant_launchers.hpp"
 #include "kernels/registry.hpp"
 
 namespace kverify {
 namespace kernels::gelu_tanh {
-namespace emu {
-void contiguous_vec(const LaunchRequest&);
-void strided(const LaunchRequest&);
-}  // namespace emu
-#if KVERIFY_HAVE_CUDA
-namespace cuda {
-void contiguous_vec(const LaunchRequest&);
-void strided(const LaunchRequest&);
-}  // namespace cuda
-#define KV_CUDA(f) &cuda::f
-#else
-#define KV_CUDA(f) nullptr
-#endif
+KV_DECLARE_LAUNCHER(contiguous_vec)
+KV_DECLARE_LAUNCHER(strided)
 
 namespace {
 
 // The Case-level form of the launcher's test (vector_plan.hpp): element (0,0) of tensor t sits
-// offset * element size bytes past its buffer's start, and buffers start 16-byte aligned (cudaMalloc:
-// 256 bytes; emu: a malloc'd image, 16 bytes on x86-64 glibc, plus 1 KiB of canary). The launcher
+// offset * element size bytes past its buffer's start, and buffers start 256-byte aligned (cudaMalloc and
+// emu's GuardedImage alike, plus 1 KiB of canary). The launcher
 // checks the real pointers again and runs the strided kernel if this ever disagrees.
 bool vector_path_for(const Case& c) {
   const Layout2D x = c.layout(0), y = c.layout(1);
@@ -40,15 +30,12 @@ const Variant kVariants[] = {
      .strategy = "x and y dense in the same order and 16-byte aligned: 16-byte vector loads/stores in a "
                  "grid-stride loop, scalar tail; any other layout runs the strided kernel",
      .auto_when = &vector_path_for,
-     .launch_emu = &emu::contiguous_vec,
-     .launch_cuda = KV_CUDA(contiguous_vec)},
+     KV_LAUNCHERS(contiguous_vec)},
     {.op = "gelu_tanh",
      .name = "strided",
      .strategy = "any strides and offsets: grid-stride loop over rows x cols, 64-bit indices, ordered along y",
-     .launch_emu = &emu::strided,
-     .launch_cuda = KV_CUDA(strided)},
+     KV_LAUNCHERS(strided)},
 };
-#undef KV_CUDA
 }  // namespace kernels::gelu_tanh
 
 std::span<const Variant> gelu_tanh_variants() { return kernels::gelu_tanh::kVariants; }

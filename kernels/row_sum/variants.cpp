@@ -1,24 +1,13 @@
 // row_sum's registry entries, in dispatch order.
+#include "kernels/common/variant_launchers.hpp"
 #include "kernels/registry.hpp"
 #include "kernels/row_sum/launchers.inl"  // split_row_workspace
 
 namespace kverify {
 namespace kernels::row_sum {
-namespace emu {
-void warp_per_row(const LaunchRequest&);
-void block_per_row(const LaunchRequest&);
-void split_row(const LaunchRequest&);
-}  // namespace emu
-#if KVERIFY_HAVE_CUDA
-namespace cuda {
-void warp_per_row(const LaunchRequest&);
-void block_per_row(const LaunchRequest&);
-void split_row(const LaunchRequest&);
-}  // namespace cuda
-#define KV_CUDA(f) &cuda::f
-#else
-#define KV_CUDA(f) nullptr
-#endif
+KV_DECLARE_LAUNCHER(warp_per_row)
+KV_DECLARE_LAUNCHER(block_per_row)
+KV_DECLARE_LAUNCHER(split_row)
 
 namespace {
 constexpr std::int64_t kH200Sms = 132;
@@ -32,24 +21,20 @@ const Variant kVariants[] = {
      .strategy = "a warp per row, 8 rows per block, lanes stride the row, butterfly reduction",
      .max_rows = 0x7fffffffll * 8,
      .auto_when = [](const Case& c) { return cols_of(c) <= 1024; },
-     .launch_emu = &emu::warp_per_row,
-     .launch_cuda = KV_CUDA(warp_per_row)},
+     KV_LAUNCHERS(warp_per_row)},
     {.op = "row_sum",
      .name = "split_row",
      .strategy = "few wide rows: chunks of a row over many blocks, partials combined in a fixed order",
      .max_rows = 65535,
      .auto_when = [](const Case& c) { return rows_of(c) < 2 * kH200Sms && cols_of(c) >= 16384; },
      .workspace_bytes = &split_row_workspace,
-     .launch_emu = &emu::split_row,
-     .launch_cuda = KV_CUDA(split_row)},
+     KV_LAUNCHERS(split_row)},
     {.op = "row_sum",
      .name = "block_per_row",
      .strategy = "a block per row, per-thread strided accumulators, block reduction",
      .max_rows = 0x7fffffff,
-     .launch_emu = &emu::block_per_row,
-     .launch_cuda = KV_CUDA(block_per_row)},
+     KV_LAUNCHERS(block_per_row)},
 };
-#undef KV_CUDA
 }  // namespace kernels::row_sum
 
 std::span<const Variant> row_sum_variants() { return kernels::row_sum::kVariants; }

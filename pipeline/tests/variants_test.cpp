@@ -97,6 +97,17 @@ TEST(SoftmaxContract, OutOfDomainRowsOnEveryVariantOnCuda) {
 
 namespace {
 
+// Wide rows: the streaming softmax and the split row sum take 262144 columns without truncating.
+TEST(WideRows, SoftmaxOnlineAndRowSumSplitTake262144Columns) {
+  for (const char* line : {"op=softmax variant=online shape=2x262144 backend=emu",
+                           "op=softmax variant=online shape=1x262144 dtype=bf16 values=negative:30 backend=emu",
+                           "op=row_sum variant=split_row shape=2x262144 backend=emu",
+                           "op=row_sum variant=split_row shape=1x262144 dtype=f16 values=int:1 backend=emu"}) {
+    const auto v = kverify::run_case(kverify::parse_case(line));
+    EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+  }
+}
+
 // The seed's example: a row of 1..10 reduced in tiles (of 4 in the article) sums to exactly 55 on
 // every row_sum variant; integers make it exact mode, so the kernel's bits must be 55's.
 TEST(RowSumContract, OneToTenSumsToExactly55OnEveryVariant) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference/exact.hpp"
+#include "reference/matmul_relu.hpp"
 #include "reference/metrics.hpp"
 #include "reference/row_sum.hpp"
 #include "reference/softmax.hpp"
@@ -84,6 +85,38 @@ TEST(RowSumReference, SeedExampleOneToTenIs55AndCancellationIsDecidedExactly) {
   const kverify::TensorView z{reinterpret_cast<const unsigned char*>(cancel.data()), kverify::Layout2D::row_major(1, 3),
                               DType::f32};
   EXPECT_EQ(kverify::row_sum_reference(z, DType::f32).at(0, 0).value, 1.0);
+}
+
+TEST(MatmulReluReference, CancellingDotProductsAreDecidedExactly) {
+  // Row of A: [1e20, 1, -1e20]; column of B: all ones. float64 gives 0, the exact dot gives 1.
+  const std::vector<float> a{1e20f, 1.0f, -1e20f};
+  const std::vector<float> b{1.0f, 1.0f, 1.0f};
+  const kverify::TensorView A{reinterpret_cast<const unsigned char*>(a.data()), kverify::Layout2D::row_major(1, 3),
+                              DType::f32};
+  const kverify::TensorView B{reinterpret_cast<const unsigned char*>(b.data()), kverify::Layout2D::row_major(3, 1),
+                              DType::f32};
+  EXPECT_EQ(1e20 + 1.0 - 1e20, 0.0);
+  EXPECT_EQ(kverify::matmul_relu_reference(A, B).at(0, 0).value, 1.0);
+}
+
+TEST(MatmulReluReference, Float64AgreesWithTheExactDotOnRandomData) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> a(16 * 300), b(300 * 8);
+  for (auto& v : a) v = normal(rng);
+  for (auto& v : b) v = normal(rng);
+  const kverify::TensorView A{reinterpret_cast<const unsigned char*>(a.data()), kverify::Layout2D::row_major(16, 300),
+                              DType::f32};
+  const kverify::TensorView B{reinterpret_cast<const unsigned char*>(b.data()), kverify::Layout2D::row_major(300, 8),
+                              DType::f32};
+  const auto c = kverify::matmul_relu_reference(A, B);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 8; ++n) {
+      std::vector<double> row(a.begin() + m * 300, a.begin() + (m + 1) * 300), col;
+      for (int k = 0; k < 300; ++k) col.push_back(b[k * 8 + n]);
+      const double exact = std::max(0.0, kverify::exact_dot(row, col));
+      EXPECT_NEAR(c.at(m, n).value, exact, 300 * 0x1.0p-53 * c.at(m, n).condition) << m << "," << n;
+    }
 }
 
 TEST(SoftmaxReference, Float64AgreesWithMpfrOnRandomAndAdversarialRows) {

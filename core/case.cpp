@@ -126,7 +126,7 @@ const FieldImpl kFields[] = {
        return std::to_string(c.placement[t].offset);
      },
      true},
-    {{"values", "RECIPE[:P]", "normal", "input value recipe: normal:S, uniform:A, int:K, const:V, negative:S, ramp:S, special:S (`kverify help values`)"},
+    {{"values", "RECIPE[:P]", "normal", "input value recipe, e.g. normal:S, uniform:A, int:K, const:V, negative:S, special (all: `kverify help values`)"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        const auto colon = v.find(':');
        const auto recipe_name = v.substr(0, colon);

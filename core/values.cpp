@@ -1,5 +1,6 @@
 #include "core/values.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -25,7 +26,8 @@ const RecipeInfo* find_recipe(std::string_view name) {
   return nullptr;
 }
 
-double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col) {
+double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col,
+                    std::int64_t cols) {
   const std::uint64_t key = splitmix64(splitmix64(splitmix64(seed) ^ static_cast<std::uint64_t>(tensor)) ^
                                        static_cast<std::uint64_t>(row)) ^
                             static_cast<std::uint64_t>(col) * 0xd1342543de82ef95ull;
@@ -42,6 +44,23 @@ double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, s
   if (recipe.name == "const") return p;
   if (recipe.name == "negative") return -std::fabs(normal()) * p - 1.0;
   if (recipe.name == "ramp") return static_cast<double>(col + 1) * p;
+  if (recipe.name == "heavy") return std::clamp(p * std::tan(std::numbers::pi * (unit(a) - 0.5)), -1e30, 1e30);
+  if (recipe.name == "ties") return static_cast<double>(a % static_cast<std::uint64_t>(std::max(1.0, p)));
+  if (recipe.name == "nearties") return p * (1.0 + static_cast<double>(static_cast<int>(a % 9) - 4) * 0x1.0p-22);
+  if (recipe.name == "extreme") return (a & 1 ? 1.0 : -1.0) * 1e30 * p * (1.0 - 1e-3 * unit(b));
+  if (recipe.name == "dominant") {
+    const std::int64_t at = static_cast<std::int64_t>(splitmix64(seed ^ static_cast<std::uint64_t>(row) * 31) %
+                                                      static_cast<std::uint64_t>(std::max<std::int64_t>(cols, 1)));
+    return col == at ? p : normal();
+  }
+  if (recipe.name == "subnormal") return std::ldexp(2.0 * unit(a) - 1.0, static_cast<int>(p));
+  if (recipe.name == "zeros") return a & 1 ? 0.0 : -0.0;
+  if (recipe.name == "halves") {
+    // The reduction index is the column for A and x, the row for B.
+    const double magnitude = p * (1.0 + 0.25 * unit(a));
+    if (tensor == 1) return magnitude;
+    return col < cols / 2 || cols == 1 ? magnitude : -1.5 * magnitude;
+  }
   if (recipe.name == "special") {
     const double inf = std::numeric_limits<double>::infinity();
     switch (row % 4) {

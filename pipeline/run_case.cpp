@@ -25,7 +25,9 @@ std::string subject_of(const Case& c) {
          std::string(name(c.backend));
 }
 
-std::vector<GuardedImage> make_images(const Case& c) {
+}  // namespace
+
+std::vector<GuardedImage> materialize(const Case& c) {
   std::vector<GuardedImage> images;
   for (int t = 0; t < c.op->tensor_count; ++t) {
     const TensorRole& role = c.op->tensors()[t];
@@ -34,10 +36,12 @@ std::vector<GuardedImage> make_images(const Case& c) {
     GuardedImage& image = images.back();
     for (std::int64_t r = 0; r < image.layout().rows; ++r)
       for (std::int64_t col = 0; col < image.layout().cols; ++col)
-        store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col), image.element(r, col));
+        store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, image.layout().cols), image.element(r, col));
   }
   return images;
 }
+
+namespace {
 
 std::vector<TensorView> input_views(const Case& c, const std::vector<GuardedImage>& images) {
   std::vector<TensorView> inputs;
@@ -141,10 +145,10 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run) {
   const auto tolerance = tolerance_for(c);
   verdict.tolerance = tolerance->describe();
 
-  std::vector<GuardedImage> first = make_images(c);
+  std::vector<GuardedImage> first = materialize(c);
   const Expectations want = reference_for(c, input_views(c, first));  // inputs are never written: checked below
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
-  std::vector<GuardedImage> second = make_images(c);
+  std::vector<GuardedImage> second = materialize(c);
   if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
 
   for (int t = 0; t < c.op->tensor_count; ++t)

@@ -6,6 +6,8 @@
 //        -> Verdict
 #pragma once
 
+#include <vector>
+
 #include "core/case.hpp"
 #include "core/verdict.hpp"
 
@@ -18,6 +20,11 @@ Verdict run_case(const Case& c);
 // The same line for a Case whose backend is resolved (not auto), with the variant given directly
 // (tests use it for deliberately broken variants that are not in the registry).
 struct Variant;
+class GuardedImage;
 Verdict run_case_with(const Case& resolved, const Variant& variant);
+
+// The Case's tensors as guarded host images: inputs filled from the value recipe (rounded once to
+// the storage dtype), outputs left as canary bytes until a run poisons them.
+std::vector<GuardedImage> materialize(const Case& c);
 
 }  // namespace kverify

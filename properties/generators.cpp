@@ -1,0 +1,130 @@
+#include "properties/generators.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+namespace kverify::properties {
+namespace {
+
+// Ascending, so that shrinking (toward the first element) goes toward size 1.
+const std::vector<std::int64_t> kTails = {1,    2,    3,    5,    7,    13,   31,   32,   33,   63,   64,   65,
+                                          97,   127,  128,  129,  251,  255,  256,  257,  511,  512,  513,  1021,
+                                          1023, 1024, 1025, 2047, 2048, 2049, 4093, 4095, 4096, 4097, 8191, 8193,
+                                          16383, 16385, 65537};
+
+std::vector<std::int64_t> tails_up_to(std::int64_t max) {
+  std::vector<std::int64_t> out;
+  for (auto t : kTails)
+    if (t <= max) out.push_back(t);
+  return out;
+}
+
+ValueRecipe recipe(const char* name, double param) { return {name, param, true}; }
+
+}  // namespace
+
+rc::Gen<std::int64_t> tail_size_exactly(std::int64_t max) { return rc::gen::elementOf(tails_up_to(max)); }
+
+rc::Gen<std::int64_t> tail_size(std::int64_t max) {
+  return rc::gen::weightedOneOf<std::int64_t>(
+      {{3, tail_size_exactly(max)}, {1, rc::gen::inRange<std::int64_t>(1, max + 1)}});
+}
+
+rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind) {
+  return rc::gen::exec([=] {
+    const int first = any_kind ? 0 : 1;
+    const auto kind = static_cast<PlacementKind>(*rc::gen::inRange(first, 4));
+    Placement p;
+    p.offset = *rc::gen::weightedOneOf<std::int64_t>({{3, rc::gen::just<std::int64_t>(0)},
+                                                      {1, rc::gen::inRange<std::int64_t>(1, 40)}});
+    const std::int64_t pad = *rc::gen::inRange<std::int64_t>(1, 34);
+    switch (kind) {
+      case PlacementKind::contiguous: break;
+      case PlacementKind::padded_rows: p.strides = std::pair{cols + pad, std::int64_t{1}}; break;
+      case PlacementKind::column_major: p.strides = std::pair{std::int64_t{1}, rows + pad - 1}; break;
+      case PlacementKind::strided_columns: {
+        const std::int64_t cs = *rc::gen::inRange<std::int64_t>(2, 4);
+        p.strides = std::pair{cols * cs + pad, cs};
+        break;
+      }
+    }
+    return p;
+  });
+}
+
+rc::Gen<ValueRecipe> in_domain_values(const OpInfo& op, DType dtype) {
+  const bool wide_range = dtype != DType::f16;  // f16 stops at 65504
+  const double subnormal_exponent = dtype == DType::f16 ? -18 : -132;
+  std::vector<ValueRecipe> r = {{},  // normal:1 first: the shrink target
+                                recipe("normal", 10),      recipe("normal", 1e-3), recipe("uniform", 4),
+                                recipe("int", 3),          recipe("negative", 5),  recipe("ties", 4),
+                                recipe("nearties", 1),     recipe("zeros", 0),     recipe("subnormal", subnormal_exponent)};
+  const std::string_view name = op.name;
+  if (name != "matmul_relu") {
+    r.push_back(recipe("normal", 1e3));
+    r.push_back(recipe("heavy", 1));
+    r.push_back(recipe("const", 7));
+    r.push_back(recipe("const", -300));
+    r.push_back(recipe("uniform", 30));
+    if (wide_range) {
+      r.push_back(recipe("extreme", 1));
+      r.push_back(recipe("const", 1e30));
+      r.push_back(recipe("const", -1e30));
+    }
+  } else {
+    r.push_back(recipe("halves", 2));
+  }
+  if (name == "softmax") {
+    r.push_back(recipe("dominant", 30));
+    r.push_back(recipe("dominant", 1e4));
+  }
+  if (name == "gelu_tanh") {
+    r.push_back(recipe("const", 11));
+    r.push_back(recipe("const", -11));
+    r.push_back(recipe("const", info(dtype).max_finite));
+    r.push_back(recipe("const", -info(dtype).max_finite));
+  }
+  return rc::gen::elementOf(r);
+}
+
+rc::Gen<std::uint64_t> schedule_seed() {
+  return rc::gen::weightedOneOf<std::uint64_t>(
+      {{2, rc::gen::just<std::uint64_t>(0)}, {1, rc::gen::inRange<std::uint64_t>(1, 1000)}});
+}
+
+rc::Gen<Case> case_of(const OpInfo& op, DType dtype, CaseShape shape, Placements placements,
+                      rc::Gen<ValueRecipe> values) {
+  const OpInfo* op_ptr = &op;  // the table entry itself: Cases point at kOps
+  return rc::gen::exec([=] {
+    const OpInfo& op = *op_ptr;
+    Case c;
+    c.op = op_ptr;
+    c.dtype = dtype;
+    if (op.shape_rank == 3) {
+      const auto size = [&](std::int64_t max) { return shape.tails_only ? *tail_size_exactly(max) : *tail_size(max); };
+      c.shape = {size(std::min<std::int64_t>(shape.max_width, 130)), size(std::min<std::int64_t>(shape.max_width, 130)),
+                 size(shape.max_k)};
+    } else {
+      const std::int64_t width = shape.tails_only ? *tail_size_exactly(shape.max_width) : *tail_size(shape.max_width);
+      // Wide rows come in fewer of them, to keep one Case small.
+      const std::int64_t max_rows = std::max<std::int64_t>(1, std::min(shape.max_rows, 65536 / width));
+      c.shape = {*rc::gen::inRange<std::int64_t>(1, max_rows + 1), width};
+    }
+    for (int t = 0; t < op.tensor_count; ++t) {
+      const Layout2D l = c.layout(t);
+      if (placements != Placements::contiguous)
+        c.placement[t] = *placement(l.rows, l.cols, placements == Placements::any);
+    }
+    c.values = *values;
+    c.seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
+    c.schedule = *schedule_seed();
+    return c;
+  });
+}
+
+}  // namespace kverify::properties
+
+namespace kverify {
+void showValue(const Case& c, std::ostream& os) { os << c.to_text(); }
+void showValue(const ValueRecipe& r, std::ostream& os) { os << r.name << ":" << r.param; }
+}  // namespace kverify

@@ -1,0 +1,50 @@
+// RapidCheck generators for Cases, small ones composed into bigger ones (RapidCheck's own style):
+// sizes biased toward the tails that break kernels, placements (contiguous, padded, transposed,
+// strided, offset), value recipes per op and dtype, schedule seeds. Every generator shrinks toward
+// the simplest choice: size 1, contiguous, offset 0, normal values, schedule 0.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <iosfwd>
+#include <vector>
+
+#include "core/case.hpp"
+
+namespace kverify::properties {
+
+// Sizes 1, 2, 3, 31, 32, 33, ... up to max (warp and block boundaries, powers of two +-1, primes),
+// or anything in [1, max].
+rc::Gen<std::int64_t> tail_size(std::int64_t max);
+// Only the tail list (for the tail-width property).
+rc::Gen<std::int64_t> tail_size_exactly(std::int64_t max);
+
+enum class PlacementKind { contiguous, padded_rows, column_major, strided_columns };
+// The placement of one rows x cols tensor; `any_kind` false forces a non-contiguous one.
+rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind);
+
+// In-domain value recipes for the op and dtype (softmax |x| <= 1e30, matmul products finite, ...).
+rc::Gen<ValueRecipe> in_domain_values(const OpInfo& op, DType dtype);
+rc::Gen<std::uint64_t> schedule_seed();
+
+struct CaseShape {
+  std::int64_t max_rows = 9;
+  std::int64_t max_width = 4097;
+  std::int64_t max_k = 160;  // matmul
+  bool tails_only = false;
+};
+
+enum class Placements { contiguous, any, not_contiguous };
+
+// A Case for op and dtype with generated shape, placements, values and seeds.
+rc::Gen<Case> case_of(const OpInfo& op, DType dtype, CaseShape shape, Placements placements,
+                      rc::Gen<ValueRecipe> values);
+
+}  // namespace kverify::properties
+
+namespace kverify {
+// How RapidCheck prints a counterexample: the Case line, replayable with `kverify run`.
+void showValue(const Case& c, std::ostream& os);
+void showValue(const ValueRecipe& r, std::ostream& os);
+}  // namespace kverify

@@ -86,6 +86,9 @@ endfunction()
 # kv_gtest(NAME SOURCES ... [DEPS ...] [FLAVORS ...] [ENV k=v ...])
 # One ctest entry per flavor. A GoogleTest skip is reported by ctest as skipped, never as passed.
 function(kv_gtest name)
+  if(KVERIFY_FUZZ)
+    return()  # the fuzz tree (build-fuzz/) builds the libraries and fuzz/ only; the suites live in build/
+  endif()
   cmake_parse_arguments(KV "" "" "SOURCES;DEPS;FLAVORS;ENV" ${ARGN})
   if(NOT KV_FLAVORS)
     set(KV_FLAVORS plain)

@@ -7,7 +7,8 @@ namespace kverify {
 std::span<const Variant> all_variants() {
   static const std::vector<Variant> all = [] {
     std::vector<Variant> v;
-    for (auto list : {softmax_variants(), gelu_tanh_variants(), row_sum_variants(), matmul_relu_variants()})
+    for (auto list : {softmax_variants(), gelu_tanh_variants(), row_sum_variants(), matmul_relu_variants(),
+                      mutant_variants()})
       v.insert(v.end(), list.begin(), list.end());
     return v;
   }();

@@ -43,6 +43,7 @@ std::span<const Variant> softmax_variants();
 std::span<const Variant> gelu_tanh_variants();
 std::span<const Variant> row_sum_variants();
 std::span<const Variant> matmul_relu_variants();
+std::span<const Variant> mutant_variants();  // kernels/mutants/: deliberately wrong, never auto
 const Variant* find_variant(std::string_view op, std::string_view name);
 
 // The variant `auto` picks for this Case (never a mutant), or nullopt with the reason.

@@ -9,6 +9,7 @@
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
 #include "reference/baseline.hpp"
+#include "tools/check_report.hpp"
 
 namespace kverify {
 
@@ -47,85 +48,98 @@ std::vector<std::string> check_catalogue_lines(const std::string& op) {
   return lines;
 }
 
+int run_properties(const CheckOptions& options, Backend backend, CheckReport& report);
+
+namespace {
+
+// Part (1): the boundary Cases on every production variant (or the one asked for).
+int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport& report) {
+  std::map<std::string, CheckReport::BoundaryRow> rows;  // "op/variant dtype"
+  int failed = 0;
+  for (const auto& variant : all_variants()) {
+    if (options.op && variant.op != *options.op) continue;
+    if (options.variant ? variant.name != *options.variant : variant.mutant) continue;
+    const auto lines = check_catalogue_lines(std::string(variant.op));
+    int done = 0;
+    for (const auto& line : lines) {
+      Case c = parse_case(line);
+      c.backend = backend;
+      c.variant = std::string(variant.name);
+      ++done;
+      if ((options.dtype && c.dtype != *options.dtype) || unsupported(variant, c, backend)) continue;
+      Verdict v;
+      try {
+        v = run_case(c);
+      } catch (const std::exception& e) {  // one Case that cannot be checked never stops the rest
+        v.outcome = Outcome::fail;
+        v.subject = std::string(variant.op) + "/" + std::string(variant.name) + " on " + std::string(name(backend));
+        v.reason = std::string("could not be checked: ") + e.what();
+        v.reproduce = c.to_text();
+      }
+      const std::string key = std::string(variant.op) + "/" + std::string(variant.name) + " " + std::string(name(c.dtype));
+      CheckReport::BoundaryRow& row = rows[key];
+      row.backend = std::string(name(backend));
+      row.variant = std::string(variant.op) + "/" + std::string(variant.name);
+      row.dtype = std::string(name(c.dtype));
+      ++row.cases;
+      if (v.outcome == Outcome::pass) {
+        ++row.passed;
+      } else {
+        ++failed;
+        report.failures.push_back({row.backend, "boundary case", format(v), "./kverify run '" + v.reproduce + "'"});
+      }
+      row.worst_ulp = std::max(row.worst_ulp, v.stats.max_ulp);
+      row.worst_margin = std::max(row.worst_margin, v.stats.worst_margin);
+      if (v.stats.baseline_kernel_ulps >= 0)  // share of the baseline rule's allowance used: 1 is the limit
+        row.worst_baseline = std::max(row.worst_baseline, v.stats.baseline_kernel_ulps /
+                                                              (kBaselineFactor * v.stats.baseline_eager_ulps + kBaselineSlack));
+      if (done % 40 == 0 || done == static_cast<int>(lines.size()))
+        std::fprintf(stderr, "  %s boundary cases %s/%s: %d/%zu\n", std::string(name(backend)).c_str(),
+                     std::string(variant.op).c_str(), std::string(variant.name).c_str(), done, lines.size());
+    }
+  }
+  for (auto& [key, row] : rows) report.boundary.push_back(row);
+  return failed;
+}
+
+}  // namespace
+
 int run_check_catalogue(const CheckOptions& options) {
   std::vector<Backend> backends = options.backends;
   if (backends.empty()) {
     backends.push_back(Backend::emu);
     if (backend_available(Backend::cuda, nullptr)) backends.push_back(Backend::cuda);
   }
-  struct Row {
-    int run = 0, passed = 0, failed = 0;
-    double worst_ulp = 0, worst_margin = 0, worst_baseline = 0;
-  };
-  std::map<std::string, Row> summary;  // "backend op/variant dtype"
-  std::vector<std::string> failures, not_run;
-  int total_failed = 0;
+  CheckReport report;
+  int failed = 0;
   const auto start = std::chrono::steady_clock::now();
-
   for (Backend backend : backends) {
     if (std::string why; !backend_available(backend, &why)) {
-      not_run.push_back(std::string(name(backend)) + ": " + why);
+      report.not_run.push_back(std::string(name(backend)) + ": " + why);
       continue;
     }
-    for (const auto& variant : all_variants()) {
-      if (variant.mutant || (options.op && variant.op != *options.op)) continue;
-      const auto lines = check_catalogue_lines(std::string(variant.op));
-      int done = 0;
-      for (const auto& line : lines) {
-        Case c = parse_case(line);
-        c.backend = backend;
-        c.variant = std::string(variant.name);
-        if (unsupported(variant, c, backend)) continue;
-        Verdict v;
-        try {
-          v = run_case(c);
-        } catch (const std::exception& e) {  // one Case that cannot be checked never stops the rest
-          v.outcome = Outcome::fail;
-          v.subject = std::string(variant.op) + "/" + std::string(variant.name) + " on " + std::string(name(backend));
-          v.reason = std::string("could not be checked: ") + e.what();
-          v.reproduce = c.to_text();
-        }
-        Row& row = summary[std::string(name(backend)) + " " + std::string(variant.op) + "/" + std::string(variant.name) +
-                           " " + std::string(name(c.dtype))];
-        ++row.run;
-        if (v.outcome == Outcome::pass) {
-          ++row.passed;
-        } else {
-          ++row.failed;
-          ++total_failed;
-          failures.push_back(format(v));
-        }
-        row.worst_ulp = std::max(row.worst_ulp, v.stats.max_ulp);
-        row.worst_margin = std::max(row.worst_margin, v.stats.worst_margin);
-        if (v.stats.baseline_kernel_ulps >= 0)  // headroom used under the baseline rule: 1 is the limit
-          row.worst_baseline = std::max(row.worst_baseline, v.stats.baseline_kernel_ulps /
-                                                                (kBaselineFactor * v.stats.baseline_eager_ulps + kBaselineSlack));
-        if (++done % 20 == 0 || done == static_cast<int>(lines.size()))
-          std::fprintf(stderr, "  %s %s/%s: %d/%zu cases\n", std::string(name(backend)).c_str(),
-                       std::string(variant.op).c_str(), std::string(variant.name).c_str(), done, lines.size());
-      }
-    }
+    if (options.boundary_cases && !options.property) failed += run_boundary_cases(options, backend, report);
+    failed += run_properties(options, backend, report);
   }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  for (const auto& f : failures) std::printf("%s\n\n", f.c_str());
-  // worst ulp: largest ULP distance in the output dtype; margin: largest |error| / bound (the
-  // policy's headroom: 1 is the limit); baseline: largest share of the baseline rule's allowance
-  // (kernel units / (2 x eager units + 2); 1 is the limit).
-  std::printf("%-38s %6s %6s %6s %10s %8s %9s\n", "backend op/variant dtype", "cases", "pass", "fail", "worst ulp",
-              "margin", "baseline");
-  for (const auto& [key, row] : summary)
-    std::printf("%-38s %6d %6d %6d %10.3g %8.3g %9.3g\n", key.c_str(), row.run, row.passed, row.failed, row.worst_ulp,
-                row.worst_margin, row.worst_baseline);
-  for (const auto& n : not_run) std::printf("NOT RUN  %s\n", n.c_str());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& f : report.failures)
+    std::printf("FAILED %s on %s\n%s\n  replay: %s\n\n", f.what.c_str(), f.backend.c_str(), f.message.c_str(),
+                f.replay.c_str());
+  report.print_tables();
+  if (std::string error; !report.write_json(options.json_path, &error))
+    std::fprintf(stderr, "kverify check: could not write %s: %s\n", options.json_path.c_str(), error.c_str());
+  else
+    std::printf("summary written to %s\n", options.json_path.c_str());
   int passed = 0;
-  for (const auto& [key, row] : summary) passed += row.passed;
-  std::printf("%d passed, %d failed (%.1f s)\n", passed, total_failed, seconds);
-  if (total_failed > 0) return 1;
-  if (options.backends_requested && !not_run.empty()) return 3;
-  if (summary.empty()) {
-    std::printf("nothing was checked: no registered variant matched\n");
-    return options.op ? 2 : 1;
+  for (const auto& r : report.boundary) passed += r.passed;
+  for (const auto& r : report.properties) passed += r.ok && r.cases > 0;
+  std::printf("%d passed, %d failed (%.1f s)\n", passed, failed, report.seconds);
+  if (failed > 0) return 1;
+  if (options.backends_requested && !report.not_run.empty()) return 3;
+  if (report.boundary.empty() && report.properties.empty()) {
+    std::printf("nothing was checked: no variant or property matched the filters\n");
+    return 2;
   }
   return 0;
 }

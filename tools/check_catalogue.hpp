@@ -1,6 +1,8 @@
-// The check catalogue: the Cases `kverify check` runs on every production variant. It grows with
-// the property suites; here it covers the foundation's op (softmax) across the tails, dtypes,
-// layouts, value recipes and schedule seeds that break kernels.
+// `kverify check`, the main job: on each backend, (1) the boundary Cases (a fixed list per op:
+// tail widths, layouts, recipes, schedules) on every production variant, with a table of worst
+// ULP, margin and baseline share per op/variant/dtype, and (2) the property catalogue
+// (properties/catalogue.hpp) through RapidCheck, with a table of property x variant. Progress on
+// stderr, tables on stdout, everything as JSON too.
 #pragma once
 
 #include <optional>
@@ -15,6 +17,14 @@ struct CheckOptions {
   std::vector<Backend> backends;  // empty: emu, plus cuda when a GPU is present
   bool backends_requested = false;
   std::optional<std::string> op;
+  std::optional<std::string> variant;   // also a mutant, by name
+  std::optional<DType> dtype;
+  std::optional<std::string> property;  // one property of the catalogue
+  std::uint64_t seed = 2026;            // RapidCheck's seed
+  int cases = 30;                       // RapidCheck cases per property (--budget N)
+  double seconds = 0;                   // or a time budget for all properties (--budget Ns)
+  std::string json_path = "kverify-check.json";
+  bool boundary_cases = true;
 };
 
 std::vector<std::string> check_catalogue_lines(const std::string& op);

@@ -1,5 +1,6 @@
 // The kverify command line. Every command is a row of kCommands (name, usage, summary, help);
 // `kverify help` and `kverify <command> --help` come from that table.
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
+#include "properties/catalogue.hpp"
 #include "tools/check_catalogue.hpp"
 
 namespace {
@@ -44,11 +46,23 @@ const Command kCommands[] = {
      "Exit: 0 pass, 1 the kernel failed, 2 bad input, 3 not run here (e.g. backend=cuda without a GPU).\n"
      "Case fields (`kverify help case`):\n",
      cmd_run},
-    {"check", "check [--backend emu|cuda|all] [--op NAME]", "run the check catalogue and print a summary",
-     "Runs every registered production variant over the catalogue of Cases (tail widths, dtypes,\n"
-     "strided/transposed/offset layouts, value recipes including out-of-domain rows, schedule seeds)\n"
-     "on the chosen backends. Default: emu, and cuda too when a GPU is present.\n"
-     "A backend that cannot run here is reported as NOT RUN with the reason (exit 3 if it was asked for).\n"
+    {"check", "check [--backend B] [--op O] [--variant V] [--dtype D] [--property P] [--seed N] [--budget N|Ns]",
+     "the main job: boundary Cases and the property catalogue, with summary tables",
+     "On each backend (default: emu, and cuda too when a GPU is present):\n"
+     "  1. the boundary Cases: a fixed list per op (tail widths, layouts, recipes incl. out-of-domain\n"
+     "     rows, schedule seeds) on every production variant; table per op/variant/dtype: worst ulp,\n"
+     "     margin (largest |error|/bound) and baseline (share of the baseline rule's allowance);\n"
+     "  2. the property catalogue (--list) through RapidCheck; table per property x variant.\n"
+     "Options:\n"
+     "  --backend emu|cuda|all   where to run (a backend that cannot run here is NOT RUN, with the reason)\n"
+     "  --op NAME, --variant NAME, --dtype f32|f16|bf16, --property NAME   filters (a mutant by name too)\n"
+     "  --seed N                 RapidCheck's seed (default 2026)\n"
+     "  --budget N | Ns          N cases per property (default 30), or Ns seconds for all properties\n"
+     "  --json PATH              where the summary JSON goes (default kverify-check.json)\n"
+     "  --properties-only        skip the boundary Cases\n"
+     "  --list                   list the properties and exit\n"
+     "A failure prints the shrunk Case (replay it with ./kverify run '<line>') and the command that\n"
+     "re-runs the property with the same seed and budget.\n"
      "Exit: 0 all passed, 1 something failed, 2 bad input, 3 a requested backend could not run.\n",
      cmd_check},
     {"list", "list", "print the registry of kernel variants", "One row per variant: op, name, dtypes, backends, limits, strategy.\n",
@@ -102,19 +116,62 @@ int cmd_check(Args args) {
       if (i + 1 >= args.size()) throw kverify::InputError("option " + std::string(flag) + " needs a value");
       return args[++i];
     };
-    if (args[i] == "--backend") {
-      const auto b = value("--backend");
+    const std::string_view arg = args[i];
+    if (arg == "--backend") {
+      const auto b = value(arg);
       if (b == "emu") options.backends = {kverify::Backend::emu};
       else if (b == "cuda") options.backends = {kverify::Backend::cuda};
       else if (b == "all") options.backends = {kverify::Backend::emu, kverify::Backend::cuda};
       else throw kverify::InputError("option --backend " + std::string(b) + ": accepted emu, cuda, all");
       options.backends_requested = true;
-    } else if (args[i] == "--op") {
-      const auto op = value("--op");
-      if (!kverify::find_op(op)) throw kverify::InputError("option --op " + std::string(op) + ": unknown op (accepted: softmax, gelu_tanh, row_sum, matmul_relu)");
+    } else if (arg == "--op") {
+      const auto op = value(arg);
+      if (!kverify::find_op(op))
+        throw kverify::InputError("option --op " + std::string(op) + ": unknown op (accepted: softmax, gelu_tanh, row_sum, matmul_relu)");
       options.op = std::string(op);
+    } else if (arg == "--variant") {
+      const auto v = value(arg);
+      bool known = false;
+      for (const auto& variant : kverify::all_variants()) known = known || variant.name == v;
+      if (!known) throw kverify::InputError("option --variant " + std::string(v) + ": no such variant (see ./kverify list)");
+      options.variant = std::string(v);
+    } else if (arg == "--dtype") {
+      const auto d = value(arg);
+      const auto dtype = kverify::parse_dtype(d);
+      if (!dtype || *dtype == kverify::DType::f64)
+        throw kverify::InputError("option --dtype " + std::string(d) + ": accepted f32, f16, bf16");
+      options.dtype = *dtype;
+    } else if (arg == "--property") {
+      const auto p = value(arg);
+      if (!kverify::properties::find_property(p))
+        throw kverify::InputError("option --property " + std::string(p) + ": no such property (see ./kverify check --list)");
+      options.property = std::string(p);
+    } else if (arg == "--seed") {
+      const auto v = value(arg);
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), options.seed);
+      if (ec != std::errc() || end != v.data() + v.size())
+        throw kverify::InputError("option --seed " + std::string(v) + ": accepted an unsigned 64-bit whole number");
+    } else if (arg == "--budget") {
+      const auto v = value(arg);
+      const bool in_seconds = !v.empty() && v.back() == 's';
+      const auto digits = in_seconds ? v.substr(0, v.size() - 1) : v;
+      long n = 0;
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+      if (ec != std::errc() || end != digits.data() + digits.size() || n < 1 || n > 1000000)
+        throw kverify::InputError("option --budget " + std::string(v) +
+                                  ": accepted N cases per property (1..1000000) or Ns seconds in all, e.g. 50 or 120s");
+      if (in_seconds) options.seconds = static_cast<double>(n);
+      else options.cases = static_cast<int>(n);
+    } else if (arg == "--json") {
+      options.json_path = std::string(value(arg));
+    } else if (arg == "--properties-only") {
+      options.boundary_cases = false;
+    } else if (arg == "--list") {
+      for (const auto& p : kverify::properties::all_properties())
+        std::printf("%-44s %s\n", std::string(p.name).c_str(), std::string(p.checks).c_str());
+      return kPass;
     } else {
-      throw kverify::InputError("kverify check: unknown argument '" + std::string(args[i]) + "' (see ./kverify check --help)");
+      throw kverify::InputError("kverify check: unknown argument '" + std::string(arg) + "' (see ./kverify check --help)");
     }
   }
   return kverify::run_check_catalogue(options);
@@ -122,14 +179,14 @@ int cmd_check(Args args) {
 
 int cmd_list(Args args) {
   if (!args.empty()) throw kverify::InputError("kverify list takes no arguments");
-  std::printf("%-12s %-16s %-14s %-10s %-12s %-10s %s\n", "op", "variant", "dtypes", "backends", "max rows", "max cols",
+  std::printf("%-12s %-26s %-14s %-10s %-12s %-10s %s\n", "op", "variant", "dtypes", "backends", "max rows", "max cols",
               "strategy");
   for (const auto& v : kverify::all_variants()) {
     std::string dtypes = std::string(v.f32 ? "f32 " : "") + (v.f16 ? "f16 " : "") + (v.bf16 ? "bf16" : "");
     std::string backends = std::string(v.on_emu ? "emu " : "") + (v.launch_cuda ? "cuda" : "");
     const std::string max_cols = v.max_cols == INT64_MAX ? "any" : std::to_string(v.max_cols);
     const std::string max_rows = v.max_rows == INT64_MAX ? "any" : std::to_string(v.max_rows);
-    std::printf("%-12s %-16s %-14s %-10s %-12s %-10s %s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
+    std::printf("%-12s %-26s %-14s %-10s %-12s %-10s %s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
                 dtypes.c_str(), backends.c_str(), max_rows.c_str(), max_cols.c_str(),
                 std::string(v.strategy).c_str(), v.mutant ? " [mutant]" : "");
   }

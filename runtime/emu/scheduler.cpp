@@ -8,8 +8,17 @@
 #include <sstream>
 #include <vector>
 
+// GCC defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang 14 does not (it answers
+// __has_feature(address_sanitizer)): without this the clang build (fuzz/) switched fibers
+// without telling ASan.
 #if defined(__SANITIZE_ADDRESS__)
 #define KV_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KV_EMU_ASAN 1
+#endif
+#endif
+#if defined(KV_EMU_ASAN)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif

@@ -1,0 +1,3 @@
+// Mutant launchers for the cuda backend (nvcc).
+#define KV_BACKEND cuda
+#include "kernels/mutants/launchers.inl"

@@ -1,0 +1,22 @@
+// The mutation self-test's engine: run the op's properties, in catalogue order, against one
+// mutant until one fails (kills it). Issue 7's `kverify mutants` reports from this.
+#pragma once
+
+#include <string>
+
+#include "core/case.hpp"
+#include "kernels/registry.hpp"
+
+namespace kverify::properties {
+
+struct Kill {
+  bool killed = false;
+  std::string property;        // the first property that failed
+  std::string counterexample;  // RapidCheck's shrunk failure (the Verdict with its Case line)
+  long cases = 0;              // cases run until the kill, over all properties tried
+  double seconds = 0;
+};
+
+Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int cases_per_property);
+
+}  // namespace kverify::properties

@@ -1,0 +1,35 @@
+// What `kverify check` found, printed as tables and written as JSON.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kverify {
+
+struct CheckReport {
+  struct BoundaryRow {
+    std::string backend, variant, dtype;  // variant: "op/name"
+    int cases = 0, passed = 0;
+    double worst_ulp = 0, worst_margin = 0, worst_baseline = 0;
+  };
+  struct PropertyRow {
+    std::string backend, property, variant;
+    long cases = 0, passed = 0;
+    double worst_margin = 0;
+    bool ok = true;
+  };
+  struct Failure {
+    std::string backend, what, message, replay;
+  };
+  std::vector<BoundaryRow> boundary;
+  std::vector<PropertyRow> properties;
+  std::vector<Failure> failures;
+  std::vector<std::string> not_run;
+  double seconds = 0;
+
+  void print_tables() const;
+  // Returns false (with the reason in *error) when the file cannot be written.
+  bool write_json(const std::string& path, std::string* error) const;
+};
+
+}  // namespace kverify

@@ -15,8 +15,9 @@ case "${1:-}" in
     set -e
     [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"
     [[ -f build-gpu/build.ninja ]] || cmake --preset gpu
-    cmake --build build-gpu -j "$(nproc)" --target kverify cuda_tests pipeline_tests emu_tests
-    du -sh build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests build-gpu/runtime/emu/emu_tests
+    cmake --build build-gpu -j "$(nproc)" --target kverify cuda_tests pipeline_tests emu_tests properties_tests mutants_tests
+    du -sh build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests \
+      build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/properties/mutants_tests
     ;;
   run)
     out="${OUT:-$root/gpu-out}"
@@ -43,12 +44,18 @@ case "${1:-}" in
       build-gpu/runtime/cuda/cuda_tests && build-gpu/pipeline/pipeline_tests && build-gpu/runtime/emu/emu_tests
     }
     step suites suites
+    # The property catalogue on emu and cuda (CI's fixed seed and 20 cases per property), then the
+    # mutation self-test on both backends.
+    properties() {
+      RC_PARAMS="seed=2026 max_success=20" build-gpu/properties/properties_tests && build-gpu/properties/mutants_tests
+    }
+    step properties properties
     runs() {
       "$k" run 'op=softmax dtype=f32 shape=3x1000 backend=cuda' &&
         "$k" run 'op=softmax dtype=bf16 shape=33x65 x.strides=1,33 y.strides=70,1 backend=cuda'
     }
     step cli_runs runs
-    step check_all "$k" check --backend all
+    step check_all "$k" check --backend all --budget 30 --json "$out/check.json"
     sanitizers() {  # compute-sanitizer over CLI runs that use shared memory, barriers and shuffles
       local ok=0
       for c in 'op=softmax dtype=f16 shape=5x4097 backend=cuda' 'op=softmax variant=block_on_chip shape=4x3000 backend=cuda' \

@@ -15,6 +15,15 @@ if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   message(FATAL_ERROR "kverify: KVERIFY_FUZZ needs clang (libFuzzer); configure with `cmake --preset fuzz`")
 endif()
 
+# clang 14 with libstdc++ 12 has no std::source_location (it needs clang 15's
+# __builtin_source_location); the emu runtime uses it: give the compiler a stand-in.
+include(CheckCXXSourceCompiles)
+check_cxx_source_compiles("#include <source_location>
+int main() { return static_cast<int>(std::source_location::current().line()); }" KV_HAVE_SOURCE_LOCATION)
+if(NOT KV_HAVE_SOURCE_LOCATION)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-include${PROJECT_SOURCE_DIR}/fuzz/compat/source_location.hpp>)
+endif()
+
 set(KVERIFY_FUZZ_ENGINE "" CACHE STRING
   "Link flags of the fuzzing engine (OSS-Fuzz: $LIB_FUZZING_ENGINE). Empty: -fsanitize=fuzzer, with kverify's own sanitizer and coverage flags")
 

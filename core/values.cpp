@@ -45,7 +45,9 @@ double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, s
   if (recipe.name == "negative") return -std::fabs(normal()) * p - 1.0;
   if (recipe.name == "ramp") return static_cast<double>(col + 1) * p;
   if (recipe.name == "heavy") return std::clamp(p * std::tan(std::numbers::pi * (unit(a) - 0.5)), -1e30, 1e30);
-  if (recipe.name == "ties") return static_cast<double>(a % static_cast<std::uint64_t>(std::max(1.0, p)));
+  // Parameters are clamped before they become integers: a double out of the integer's range (the
+  // parser accepts any finite P) is undefined behaviour (found by the fuzz targets under UBSan).
+  if (recipe.name == "ties") return static_cast<double>(a % static_cast<std::uint64_t>(std::clamp(p, 1.0, 0x1p62)));
   if (recipe.name == "nearties") return p * (1.0 + static_cast<double>(static_cast<int>(a % 9) - 4) * 0x1.0p-22);
   if (recipe.name == "extreme") return (a & 1 ? 1.0 : -1.0) * 1e30 * p * (1.0 - 1e-3 * unit(b));
   if (recipe.name == "dominant") {
@@ -53,7 +55,7 @@ double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, s
                                                       static_cast<std::uint64_t>(std::max<std::int64_t>(cols, 1)));
     return col == at ? p : normal();
   }
-  if (recipe.name == "subnormal") return std::ldexp(2.0 * unit(a) - 1.0, static_cast<int>(p));
+  if (recipe.name == "subnormal") return std::ldexp(2.0 * unit(a) - 1.0, static_cast<int>(std::clamp(p, -4096.0, 4096.0)));
   if (recipe.name == "zeros") return a & 1 ? 0.0 : -0.0;
   if (recipe.name == "halves") {
     // The reduction index is the column for A and x, the row for B.

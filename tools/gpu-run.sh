@@ -5,7 +5,8 @@
 #                            (the GPU machine has no RapidCheck/MPFR and nothing can be installed)
 #   tools/gpu-run.sh run     on the GPU machine: the cuda suites with KVERIFY_REQUIRE_GPU=1, the CLI
 #                            on backend=cuda, the check catalogue on emu and cuda, compute-sanitizer
-#                            memcheck; logs and a summary go to $OUT (or gpu-out/)
+#                            memcheck, the op fuzz targets on cuda (libFuzzer fuzz_cuda 30 s and
+#                            fuzz_run 15 s per target); logs and a summary go to $OUT (or gpu-out/)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,7 +16,12 @@ case "${1:-}" in
     set -e
     [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"
     [[ -f build-gpu/build.ninja ]] || cmake --preset gpu
-    cmake --build build-gpu -j "$(nproc)" --target kverify cuda_tests pipeline_tests emu_tests properties_tests mutants_tests
+    cmake --build build-gpu -j "$(nproc)" --target kverify cuda_tests pipeline_tests emu_tests properties_tests mutants_tests fuzz_run
+    # The op fuzz targets with libFuzzer on the GPU: clang (ASan+UBSan, coverage of the host side) + nvcc kernels.
+    [[ -f build-fuzz-gpu/build.ninja ]] || cmake --preset fuzz-gpu
+    cmake --build build-fuzz-gpu -j "$(nproc)" --target fuzz_cuda
+    strip build-fuzz-gpu/fuzz/fuzz_cuda  # carried to the GPU machine: 8 MB instead of 16
+    du -sh build-gpu/fuzz/fuzz_run build-fuzz-gpu/fuzz/fuzz_cuda
     du -sh build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests \
       build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/properties/mutants_tests
     ;;
@@ -71,6 +77,29 @@ case "${1:-}" in
       return $ok
     }
     step sanitizers sanitizers
+    fuzz_cuda() {  # the op fuzz targets on backend=cuda, 30 s each: libFuzzer (fuzz_cuda, coverage of the
+      local ok=0   # host side) from each corpus; findings in $out/fuzz-findings (replay: fuzz_run --replay)
+      mkdir -p "$out/fuzz-findings" "$out/fuzz-work"
+      for t in softmax gelu_tanh row_sum matmul_relu; do
+        echo "--- $t"
+        mkdir -p "$out/fuzz-work/$t"
+        KVERIFY_FUZZ_TARGET="$t" KVERIFY_FUZZ_BACKEND=cuda ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0 \
+          build-fuzz-gpu/fuzz/fuzz_cuda -max_total_time=30 -print_final_stats=1 -max_len=64 -len_control=0 \
+          -timeout=60 -dict=fuzz/dict/case_bytes.dict -artifact_prefix="$out/fuzz-findings/$t-" \
+          "$out/fuzz-work/$t" "corpus/$t" 2>&1 | grep -E "INITED|DONE|stat::|==kverify-fuzz==|ERROR|NOT RUN|case line" || ok=1
+        [[ ${PIPESTATUS[0]} -eq 0 ]] || ok=1
+      done
+      return $ok
+    }
+    step fuzz_cuda fuzz_cuda
+    fuzz_run_cuda() {  # the same targets without libFuzzer (no ASan): corpus, then 15 s of mutations each
+      local ok=0
+      for t in softmax gelu_tanh row_sum matmul_relu; do
+        build-gpu/fuzz/fuzz_run "$t" --backend cuda --time 15 --artifacts "$out/fuzz-findings" "corpus/$t" || ok=1
+      done
+      return $ok
+    }
+    step fuzz_run_cuda fuzz_run_cuda
     ;;
   *)
     echo "usage: tools/gpu-run.sh build|run   (see the comment at the top of this file)" >&2

@@ -16,6 +16,8 @@
 #include "pipeline/run_case.hpp"
 #include "properties/catalogue.hpp"
 #include "tools/check_catalogue.hpp"
+#include "tools/fuzz_commands.hpp"
+#include "tools/mutants_command.hpp"
 
 namespace {
 
@@ -67,6 +69,9 @@ const Command kCommands[] = {
      cmd_check},
     {"list", "list", "print the registry of kernel variants", "One row per variant: op, name, dtypes, backends, limits, strategy.\n",
      cmd_list},
+    {"fuzz", kverify::kFuzzUsage, kverify::kFuzzSummary, kverify::kFuzzHelp, kverify::fuzz_command},
+    {"replay", kverify::kReplayUsage, kverify::kReplaySummary, kverify::kReplayHelp, kverify::replay_command},
+    {"mutants", kverify::kMutantsUsage, kverify::kMutantsSummary, kverify::kMutantsHelp, kverify::mutants_command},
     {"help", "help [command | case [--markdown] | values]", "this overview, a command's help, the Case fields, the value recipes", "",
      cmd_help},
 };
@@ -249,7 +254,7 @@ int main(int argc, char** argv) {
       return kBadInput;
     }
   }
-  std::fprintf(stderr, "kverify: unknown command '%s' (accepted: run, check, list, help; ./kverify --help)\n",
+  std::fprintf(stderr, "kverify: unknown command '%s' (accepted: run, check, list, fuzz, replay, mutants, help; ./kverify --help)\n",
                std::string(args[0]).c_str());
   return kBadInput;
 }

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <boost/context/detail/fcontext.hpp>
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -82,11 +83,35 @@ class StackPool {
                                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
     if (base_ == MAP_FAILED) throw std::runtime_error("emu: cannot reserve fiber stacks (mmap failed)");
     for (int i = 0; i < kMaxThreadsPerBlock; ++i) mprotect(base_ + i * stride, kGuardBytes, PROT_NONE);
+#if KV_EMU_ASAN
+    mark_all_used();  // first use: the whole stack
+#endif
   }
   // Lowest usable address of stack i (its guard page lies just below).
   unsigned char* bottom(int i) const { return base_ + i * (kStackBytes + kGuardBytes) + kGuardBytes; }
 
+#if KV_EMU_ASAN
+  // ASan: a frame that returns unpoisons itself, so an earlier fiber can leave poisoned redzones
+  // only in the frames that were live when it last switched away. Each stack remembers the
+  // deepest such switch, and only that part (plus a margin) is unpoisoned for the next fiber:
+  // unpoisoning all 256 KiB per thread per block dominated ASan runs of 1024-thread blocks.
+  void note_depth(int i, unsigned char* frame) { low_water_[i] = std::min(low_water_[i], frame); }
+  void mark_all_used() {
+    for (int i = 0; i < kMaxThreadsPerBlock; ++i) low_water_[i] = bottom(i);
+  }
+  void unpoison_used(int i) {
+    constexpr std::size_t kMargin = 32 * 1024;  // frames below the switch point (jump_fcontext, ASan's own)
+    unsigned char* const top = bottom(i) + kStackBytes;
+    unsigned char* from = low_water_[i] - std::min<std::size_t>(kMargin, low_water_[i] - bottom(i));
+    ASAN_UNPOISON_MEMORY_REGION(from, static_cast<std::size_t>(top - from));
+    low_water_[i] = top;
+  }
+
  private:
+  std::vector<unsigned char*> low_water_ = std::vector<unsigned char*>(kMaxThreadsPerBlock);
+#else
+ private:
+#endif
   unsigned char* base_;
 };
 
@@ -102,7 +127,8 @@ std::string site_text(const std::source_location& s) {
 }
 
 bool same_site(const std::source_location& a, const std::source_location& b) {
-  return a.line() == b.line() && a.column() == b.column() && std::strcmp(a.file_name(), b.file_name()) == 0;
+  return a.line() == b.line() && a.column() == b.column() &&
+         (a.file_name() == b.file_name() || std::strcmp(a.file_name(), b.file_name()) == 0);
 }
 
 std::string dim_text(const Dim3& d) {
@@ -144,7 +170,13 @@ thread_local BlockRun* active_block = nullptr;
 struct BlockRun {
   std::vector<Fiber> fibers;
   std::vector<WarpRendezvous> warps;
+  std::vector<unsigned> warp_done;  // per warp: lanes that returned or do not exist
+  // The fibers waiting to run, in the order they became ready: a ring of one slot per thread (a
+  // fiber waits at most once), so that taking the head (thread order) is O(1) where vector::erase
+  // at 0 was O(n) per pick, and nothing is reallocated or memmoved while fibers run (TSan sees
+  // the interceptors of memmove even in this uninstrumented file).
   std::vector<int> ready;
+  std::size_t ready_first = 0, ready_count = 0;
   int live = 0;
   int running = -1;
   ctx::fcontext_t scheduler_context = nullptr;
@@ -204,6 +236,7 @@ struct BlockRun {
     Fiber& f = self();
     ++*switches;
 #if KV_EMU_ASAN
+    stack_pool().note_depth(f.linear, static_cast<unsigned char*>(__builtin_frame_address(0)));
     __sanitizer_start_switch_fiber(finished ? nullptr : &f.asan_fake_stack, scheduler_stack_bottom,
                                    scheduler_stack_size);
 #endif
@@ -248,19 +281,35 @@ struct BlockRun {
 
   void make_ready(int i) {
     fibers[i].fiber_state = FiberState::ready;
-    ready.push_back(i);
+    if (ready_count == ready.size()) throw std::logic_error("emu: a fiber was made ready twice");
+    ready[(ready_first + ready_count++) % ready.size()] = i;
+  }
+
+  bool none_ready() const { return ready_count == 0; }
+  void clear_ready(std::size_t threads) {
+    ready.assign(threads, -1);
+    ready_first = ready_count = 0;
   }
 
   int pick_next() {
-    std::size_t at = 0;
-    if (rng != 0) {  // schedule seed: a random ready fiber (xorshift64*)
+    std::size_t at = 0;  // position among the waiting fibers
+    if (rng != 0) {      // schedule seed: a random ready fiber (xorshift64*)
       rng ^= rng >> 12;
       rng ^= rng << 25;
       rng ^= rng >> 27;
-      at = static_cast<std::size_t>((rng * 0x2545f4914f6cdd1dull) % ready.size());
+      at = static_cast<std::size_t>((rng * 0x2545f4914f6cdd1dull) % ready_count);
     }
-    const int i = ready[at];
-    ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(at));
+    const std::size_t n = ready.size();
+    const auto slot = [&](std::size_t k) -> int& { return ready[(ready_first + k) % n]; };
+    const int i = slot(at);
+    // Remove it keeping the others' order, moving the shorter side.
+    if (at < ready_count - 1 - at) {
+      for (std::size_t k = at; k > 0; --k) slot(k) = slot(k - 1);
+      ready_first = (ready_first + 1) % n;
+    } else {
+      for (std::size_t k = at; k + 1 < ready_count; ++k) slot(k) = slot(k + 1);
+    }
+    --ready_count;
     return i;
   }
 
@@ -270,6 +319,7 @@ struct BlockRun {
     // Returned threads leave later barriers and warp collectives.
     maybe_release_barrier();
     const int warp = f.linear / 32;
+    warp_done[warp] |= 1u << (f.linear % 32);
     if (warps[warp].active) maybe_complete_warp(warp);
   }
 
@@ -280,13 +330,13 @@ struct BlockRun {
       if (fibers[i].fiber_state == FiberState::at_barrier) make_ready(static_cast<int>(i));
   }
 
-  unsigned lanes_done(int warp) const {
-    unsigned done = 0;
-    for (int lane = 0; lane < 32; ++lane) {
-      const std::size_t i = static_cast<std::size_t>(warp) * 32 + lane;
-      if (i >= fibers.size() || fibers[i].fiber_state == FiberState::done) done |= 1u << lane;
-    }
-    return done;
+  // Lanes of the warp that have returned or do not exist (kept by thread_exited: this is asked at
+  // every lane's arrival at a collective).
+  unsigned lanes_done(int warp) const { return warp_done[static_cast<std::size_t>(warp)]; }
+
+  void reset_warps() {
+    warp_done.assign(warps.size(), 0u);
+    for (std::size_t i = fibers.size(); i < warps.size() * 32; ++i) warp_done[i / 32] |= 1u << (i % 32);
   }
 
   void maybe_complete_warp(int warp) {
@@ -504,9 +554,10 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
         const Dim3 block_idx{bx, by, bz};
         // Uninitialised shared memory reads as 0xff bytes (NaN for floats), every block anew.
         if (!shared.empty()) std::memset(shared.data(), 0xff, shared.size());
-        run.ready.clear();
+        run.clear_ready(threads);
         run.barrier_arrived = 0;
         for (auto& w : run.warps) w = WarpRendezvous{};
+        run.reset_warps();
         run.live = static_cast<int>(threads);
         const std::uint64_t block_linear = (std::uint64_t{bz} * grid.y + by) * grid.x + bx;
         run.rng = options.schedule_seed == 0
@@ -523,17 +574,17 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
           f.state.grid_dim = grid;
           unsigned char* bottom = pool.bottom(i);
 #if KV_EMU_ASAN
-          ASAN_UNPOISON_MEMORY_REGION(bottom, kStackBytes);  // frames of an earlier fiber on this stack
+          pool.unpoison_used(i);  // frames of an earlier fiber on this stack
 #endif
           f.context = ctx::make_fcontext(bottom + kStackBytes, kStackBytes, &BlockRun::fiber_entry);
 #if defined(KVERIFY_EMU_TSAN)
           f.tsan_fiber = __tsan_create_fiber(0);
 #endif
-          run.ready.push_back(i);
+          run.make_ready(i);
         }
 
         while (!run.error) {
-          if (run.ready.empty()) {
+          if (run.none_ready()) {
             if (run.live > 0) run.fail(LaunchError::Kind::deadlock, "block " + dim_text(block_idx) + ": " + run.deadlock_report());
             break;
           }
@@ -545,6 +596,9 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
           // Unwind every fiber that is suspended mid-kernel, so its frames are released.
           for (int i = 0; i < static_cast<int>(threads); ++i)
             if (run.fibers[i].started && run.fibers[i].fiber_state != FiberState::done) run.resume(i);
+#if KV_EMU_ASAN
+          pool.mark_all_used();  // frames unwound by exceptions: unpoison whole stacks next time
+#endif
         }
 #if defined(KVERIFY_EMU_TSAN)
         __tsan_acquire(&run.tsan_block_end);

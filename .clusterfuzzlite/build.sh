@@ -1,0 +1,4 @@
+#!/bin/bash -eu
+# ClusterFuzzLite / OSS-Fuzz entry: the engine sets CC, CXX, CFLAGS, CXXFLAGS, LIB_FUZZING_ENGINE,
+# OUT and SRC; kverify's own script does the rest (see the README, section Fuzzing).
+"$SRC/kverify/fuzz/build.sh"

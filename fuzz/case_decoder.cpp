@@ -1,0 +1,419 @@
+#include "fuzz/case_decoder.hpp"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+
+namespace kverify::fuzz {
+namespace {
+
+// --- the tables the choices index ------------------------------------------------------------
+
+constexpr std::int64_t kMaxThreads = 32 * 1024;  // rows x min(1024, cols rounded up to 32)
+constexpr std::int64_t kMaxRows = 64;  // with the element budget: Cases up to 64 x 1024, or 1 x 65536
+
+constexpr std::int64_t kSmallSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17};
+// Powers of two +-1, multiples of 32 +-1, primes, and the sizes where a variant or the
+// dispatcher changes its mind (264 rows: split_row; 16384 columns; 57344: block_on_chip).
+constexpr std::int64_t kBoundarySizes[] = {
+    10,    13,    31,    32,    33,    47,    48,    49,    63,    64,    65,    95,    96,    97,
+    100,   127,   128,   129,   191,   192,   193,   255,   256,   257,   263,   264,   265,   511,
+    512,   513,   1000,  1021,  1023,  1024,  1025,  2047,  2048,  2049,  4093,  4095,  4096,  4097,
+    8191,  8192,  8193,  16383, 16384, 16385, 32767, 32768, 32769, 57344, 57345, 65521, 65535, 65536};
+
+constexpr std::uint64_t kLayoutModes = 8;  // 0, 1, 6, 7 contiguous; 2 padded, 3 col-major, 4 col stride, 5 col-major strided
+constexpr std::uint64_t kMaxPad = 63;
+constexpr std::uint64_t kMaxOffset = 64;
+constexpr std::uint64_t kMaxSeed = 65535;
+
+// In-domain recipe parameters per op: a recipe is drawn with its default parameter or one of its
+// table's. Sums and dot products stay far from f32 overflow (an overflowing partial sum whose
+// total is finite depends on the summation order, which no contract fixes); softmax inputs stay
+// within its domain |x| <= 1e30. A recipe this file does not know is drawn with its default only
+// (a parameter's meaning differs per recipe: subnormal's is an exponent), and `excluded` lists
+// recipes whose default leaves an op's domain (extreme's 1e30 squares past f32 in a dot product).
+struct RecipeParams {
+  std::string_view recipe;
+  std::vector<double> softmax, gelu, row_sum, matmul;
+};
+
+const std::vector<RecipeParams>& recipe_params() {
+  static const std::vector<double> scale_sm{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 1e-38, 6e4, 1e10, 1e20, 1e29};
+  static const std::vector<double> scale_ge{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 1e-38, 6e4, 1e10, 1e20, 1e30, 3e38};
+  static const std::vector<double> scale_rs{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 1e-38, 6e4, 1e10, 1e20};
+  static const std::vector<double> scale_mm{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 6e4, 1e10};
+  static const std::vector<double> whole{0, 1, 2, 5, 100, 1000, 65536, 1e6, 16777216};
+  static const std::vector<double> ties{1, 2, 3, 32, 1000, 1e6};
+  static const std::vector<double> exponents{-149, -150, -140, -133, -127, -126, -25, -24, -15, -14, -1074, 0};
+  static const std::vector<RecipeParams> table = {
+      {"normal", scale_sm, scale_ge, scale_rs, scale_mm},
+      {"uniform", scale_sm, scale_ge, scale_rs, scale_mm},
+      {"negative", scale_sm, scale_ge, scale_rs, scale_mm},
+      {"special", scale_sm, scale_ge, scale_rs, scale_mm},
+      {"nearties", scale_sm, scale_ge, scale_rs, scale_mm},
+      {"halves", scale_sm, scale_ge, scale_rs, scale_mm},
+      {"int", whole, whole, whole, whole},
+      {"ties", ties, ties, ties, ties},
+      {"subnormal", exponents, exponents, exponents, exponents},
+      {"const",
+       {-1, 1, -0.0, 0.1, -200, 88.7, 1e29, -1e29, 1e-40, 65504, 65520, -65520},
+       {-1, 1, -0.0, 0.5, 11, -11, 88.7, 1e-40, -1e-45, 65504, 65520, 3.4e38, -3.4e38},
+       {-1, 1, -0.0, 0.1, 3, 1e10, -1e-40, 65504, 65520},
+       {-1, 1, -0.0, 0.1, 3, 1e10, -1e-40, 65504, 65520}},
+      {"ramp", {0.5, -1, 0.01, 100, 1e20}, {0.5, -1, 0.01, 100, 1e30}, {0.5, -1, 0.01, 1e10}, {0.5, -1, 0.01, 100}},
+      {"heavy", {0.5, 2, 1e3, 1e20}, {0.5, 2, 1e3, 1e20}, {0.5, 2, 1e3}, {0.5, 2}},
+      {"extreme", {0.5, 1e-10}, {0.5, 1e8, 3e8}, {0.5, 1e3}, {1e-20, 1e-25}},
+      {"dominant", {100, 88, 1e4, -30, 1e29}, {100, 1e4, 1e30}, {100, 1e4, 1e20}, {100, 1e4, 1e10}},
+  };
+  return table;
+}
+
+bool recipe_excluded(const OpInfo& op, std::string_view recipe) {
+  return op.name == "matmul_relu" && recipe == "extreme";  // default S = 1: products of 1e30 overflow
+}
+
+const std::vector<double>& params_for(const OpInfo& op, std::string_view recipe) {
+  static const std::vector<double> none;
+  for (const auto& r : recipe_params())
+    if (r.recipe == recipe)
+      return op.name == "softmax" ? r.softmax : op.name == "gelu_tanh" ? r.gelu : op.name == "row_sum" ? r.row_sum : r.matmul;
+  return none;
+}
+
+// The recipes an op's inputs are drawn from (kRecipes order, less the excluded ones).
+std::vector<const RecipeInfo*> recipes_for(const OpInfo& op) {
+  std::vector<const RecipeInfo*> out;
+  for (const auto& r : kRecipes)
+    if (!recipe_excluded(op, r.name)) out.push_back(&r);
+  return out;
+}
+
+bool same_double(double a, double b) { return a == b && std::signbit(a) == std::signbit(b); }
+
+std::vector<std::int64_t> sizes_up_to(std::span<const std::int64_t> table, std::int64_t max) {
+  std::vector<std::int64_t> out;
+  for (auto s : table)
+    if (s <= max) out.push_back(s);
+  return out;
+}
+
+// --- one walk over the choices, shared by the decoder and the encoder ---------------------------
+//
+// The encoder runs the same walk with a Choices that answers with the value that reproduces the
+// target Case, so the two cannot drift apart: `Coder` is told, at each choice, what the target
+// field is, and `want(...)` is only consulted when encoding.
+
+struct Coder {
+  Choices& choices;
+  const Case* target = nullptr;  // encoding: the Case to reproduce
+  std::vector<std::pair<std::uint64_t, std::uint64_t>>* record = nullptr;  // encoding: (value - lo, hi - lo)
+
+  // A choice in [lo, hi]; when encoding, `wanted` is the value to emit (nullopt: unrepresentable).
+  std::uint64_t take(std::uint64_t lo, std::uint64_t hi, std::optional<std::uint64_t> wanted, const char* field) {
+    if (!target) return choices.pick(lo, hi);
+    if (!wanted || *wanted < lo || *wanted > hi)
+      throw InputError(std::string("the decoder cannot produce this Case's ") + field + " (" + target->to_text() + ")");
+    record->emplace_back(*wanted - lo, hi - lo);
+    return *wanted;
+  }
+};
+
+std::optional<std::uint64_t> index_of(std::span<const std::int64_t> table, std::int64_t v) {
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (table[i] == v) return i;
+  return std::nullopt;
+}
+
+// A size in [1, max], drawn through a mode byte (0..63) so that one exec stays cheap on average
+// (under ASan an element costs about 1 us and an emulated thread about 5 us: a 1 x 65536 row takes
+// 70 ms, 64 rows of 1024 on a 1024-thread variant 0.7 s) while tails stay likely. The rare, costly
+// ways sit in the middle of the range: the bytes libFuzzer favours (0x00, 0xff, 0x7f, 0x80, ...)
+// give small sizes. Columns (and matmul's M, N, K):         Rows (<= 64, and see below):
+//   0..19, 44..63  a small size, 1..17        62.5%     0..23, 40..63  a small size     75%
+//   20..33         a boundary size <= 257     21.9%     24..35         a boundary <= 33 18.8%
+//   34..39         any size up to 1024         9.4%     36..37         any size          3.1%
+//   40             any boundary size           1.6%     38             any boundary      1.6%
+//   41             any size up to 8192         1.6%     39             the limit         1.6%
+//   42             any size                    1.6%
+//   43             the limit itself            1.6%
+enum class SizeKind { cols, rows };
+
+std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t> want, const char* field,
+                         SizeKind kind = SizeKind::cols) {
+  const bool rows = kind == SizeKind::rows;
+  const auto small = sizes_up_to(kSmallSizes, max);
+  const auto near = sizes_up_to(kBoundarySizes, std::min<std::int64_t>(max, rows ? 33 : 257));
+  const auto boundary = sizes_up_to(kBoundarySizes, max);
+  const std::int64_t mid = std::min<std::int64_t>(max, 1024), wide = std::min<std::int64_t>(max, 8192);
+  enum Way { small_way, near_way, mid_way, boundary_way, wide_way, any_way, limit_way };
+  const auto way_of = [&](std::uint64_t m) -> Way {
+    if (rows) {
+      if (m < 24 || m >= 40) return small_way;
+      if (m < 36) return near_way;
+      if (m < 38) return any_way;
+      return m == 38 ? boundary_way : limit_way;
+    }
+    if (m < 20 || m >= 44) return small_way;
+    if (m < 34) return near_way;
+    if (m < 40) return mid_way;
+    return m == 40 ? boundary_way : m == 41 ? wide_way : m == 42 ? any_way : limit_way;
+  };
+  std::optional<std::uint64_t> mode, detail;
+  if (want) {  // the first mode byte of the way that gives the wanted size
+    if (auto i = index_of(small, *want)) mode = 0, detail = *i;
+    else if (auto j = index_of(near, *want)) mode = rows ? 24 : 20, detail = *j;
+    else if (auto b = index_of(boundary, *want)) mode = rows ? 38 : 40, detail = *b;
+    else if (*want == max) mode = rows ? 39 : 43;
+    else if (!rows && *want <= mid) mode = 34, detail = static_cast<std::uint64_t>(*want);
+    else if (!rows && *want <= wide) mode = 41, detail = static_cast<std::uint64_t>(*want);
+    else mode = rows ? 36 : 42, detail = static_cast<std::uint64_t>(*want);
+  }
+  const auto pick_in = [&](const std::vector<std::int64_t>& table) {
+    if (table.empty()) return max;  // every entry is above the limit
+    return table[k.take(0, table.size() - 1, detail, field)];
+  };
+  const auto any_up_to = [&](std::int64_t limit) {
+    return static_cast<std::int64_t>(k.take(1, static_cast<std::uint64_t>(limit), detail, field));
+  };
+  switch (way_of(k.take(0, 63, mode, field))) {
+    case small_way: return pick_in(small);
+    case near_way: return pick_in(near);
+    case mid_way: return any_up_to(mid);
+    case boundary_way: return pick_in(boundary);
+    case wide_way: return any_up_to(wide);
+    case any_way: return any_up_to(max);
+    case limit_way: break;
+  }
+  return max;
+}
+
+// The layout of an R x C tensor (see the header); `want` is the target's placement when encoding.
+Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Placement* want, const char* field) {
+  std::optional<std::uint64_t> mode, pad, step;
+  if (want) {
+    if (!want->strides) {
+      mode = 0;
+    } else {
+      const auto [rs, cs] = *want->strides;
+      if (cs == 1 && rs - cols - 1 >= 0 && rs - cols - 1 <= static_cast<std::int64_t>(kMaxPad))
+        mode = 2, pad = rs - cols - 1;
+      else if (rs == 1 && cs - rows >= 0 && cs - rows <= static_cast<std::int64_t>(kMaxPad))
+        mode = 3, pad = cs - rows;
+      else if (cs >= 2 && cs <= 4 && rs - cols * cs >= 0 && rs - cols * cs <= static_cast<std::int64_t>(kMaxPad))
+        mode = 4, step = cs - 2, pad = rs - cols * cs;
+      else if (rs >= 2 && rs <= 4 && cs - rows * rs >= 0 && cs - rows * rs <= static_cast<std::int64_t>(kMaxPad))
+        mode = 5, step = rs - 2, pad = cs - rows * rs;
+    }
+  }
+  Placement p;
+  // Modes 0, 1, 6, 7 (the bytes libFuzzer favours among them): contiguous.
+  const auto m = k.take(0, kLayoutModes - 1, mode, field);
+  if (m == 2) {
+    p.strides = std::pair{cols + 1 + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)), std::int64_t{1}};
+  } else if (m == 3) {
+    p.strides = std::pair{std::int64_t{1}, rows + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field))};
+  } else if (m == 4) {
+    const auto s = 2 + static_cast<std::int64_t>(k.take(0, 2, step, field));
+    p.strides = std::pair{cols * s + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)), s};
+  } else if (m == 5) {
+    const auto s = 2 + static_cast<std::int64_t>(k.take(0, 2, step, field));
+    p.strides = std::pair{s, rows * s + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field))};
+  }
+  // Offsets: 0 three times in four, else 1..64 elements (misaligns vector paths).
+  std::optional<std::uint64_t> offset_mode, offset;
+  if (want) {
+    if (want->offset == 0) offset_mode = 0;
+    else offset_mode = 1, offset = static_cast<std::uint64_t>(want->offset);
+  }
+  if (k.take(0, 3, offset_mode, field) == 1) p.offset = static_cast<std::int64_t>(k.take(1, kMaxOffset, offset, field));
+  return p;
+}
+
+Decoded walk(Coder& k, const DecodeOptions& o) {
+  const OpInfo& op = *o.op;
+  const Case* t = k.target;
+  Decoded d;
+  Case& c = d.c;
+  c.op = &op;
+  c.backend = o.backend;
+
+  // variant
+  const std::uint64_t n = o.variants.size();
+  if (n == 0 && !o.allow_auto) throw std::logic_error("fuzz decoder: no variant to choose from");
+  std::optional<std::uint64_t> want_variant;
+  if (t) {
+    if (t->variant == "auto" && o.allow_auto) want_variant = n;
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (o.variants[i]->name == t->variant) want_variant = i;
+    if (o.pinned) want_variant = 0;  // any choice: it is replaced
+  }
+  const std::uint64_t vi = k.take(0, o.allow_auto ? n : n - 1, want_variant, "variant");
+  d.variant = o.pinned ? o.pinned : (vi < n ? o.variants[vi] : nullptr);
+  c.variant = d.variant ? std::string(d.variant->name) : "auto";
+
+  // dtype
+  constexpr DType kDTypes[] = {DType::f32, DType::f16, DType::bf16};
+  std::optional<std::uint64_t> want_dtype;
+  if (t) want_dtype = t->dtype == DType::f32 ? 0 : t->dtype == DType::f16 ? 1 : 2;
+  c.dtype = kDTypes[k.take(0, 2, want_dtype, "dtype")];
+  if (d.variant && !d.variant->supports(c.dtype))
+    for (DType dt : kDTypes)
+      if (d.variant->supports(dt)) {
+        c.dtype = dt;
+        break;
+      }
+
+  // shape
+  const auto want_dim = [&](int i) -> std::optional<std::int64_t> {
+    if (!t) return std::nullopt;
+    return t->shape.at(static_cast<std::size_t>(i));
+  };
+  if (op.shape_rank == 3) {
+    const std::int64_t m = size_choice(k, kMaxMatmulSize, want_dim(0), "shape");
+    const std::int64_t nn = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / m), want_dim(1), "shape");
+    const std::int64_t kk = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / (m * nn)), want_dim(2), "shape");
+    c.shape = {m, nn, kk};
+  } else {
+    const std::int64_t max_cols = std::min(kMaxElements, d.variant ? d.variant->max_cols : INT64_MAX);
+    const std::int64_t cols = size_choice(k, max_cols, want_dim(1), "shape");
+    // Elements, and emulated threads: a block-per-row variant runs up to 1024 threads per row.
+    const std::int64_t threads_per_row = std::min<std::int64_t>(1024, (cols + 31) / 32 * 32);
+    const std::int64_t max_rows = std::min({kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row,
+                                            d.variant ? d.variant->max_rows : INT64_MAX});
+    const std::int64_t rows = size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows);
+    c.shape = {rows, cols};
+  }
+
+  // values: a recipe, then its default parameter or one from its table
+  const auto recipes = recipes_for(op);
+  std::optional<std::uint64_t> want_recipe, want_given, want_param;
+  if (t) {
+    for (std::size_t i = 0; i < recipes.size(); ++i)
+      if (recipes[i]->name == t->values.name) want_recipe = i;
+    want_given = t->values.param_given ? 1 : 0;
+    if (t->values.param_given) {
+      const auto& table = params_for(op, t->values.name);
+      for (std::size_t i = 0; i < table.size(); ++i)
+        if (same_double(table[i], t->values.param)) want_param = i;
+    }
+  }
+  const RecipeInfo& recipe = *recipes[k.take(0, recipes.size() - 1, want_recipe, "values")];
+  c.values = ValueRecipe{std::string(recipe.name), recipe.default_param, false};
+  const auto& table = params_for(op, recipe.name);
+  if (!table.empty() && k.take(0, 1, want_given, "values") == 1) {
+    c.values.param = table[k.take(0, table.size() - 1, want_param, "values")];
+    c.values.param_given = true;
+  }
+  if (t && t->values.param_given && table.empty())
+    throw InputError("the decoder cannot produce this Case's values (" + t->to_text() + ")");
+  // layouts, in the op's tensor order
+  for (int i = 0; i < op.tensor_count; ++i) {
+    const TensorRole& role = op.tensors()[static_cast<std::size_t>(i)];
+    const std::int64_t rows = role.rows_dim < 0 ? 1 : c.shape[static_cast<std::size_t>(role.rows_dim)];
+    const std::int64_t cols = role.cols_dim < 0 ? 1 : c.shape[static_cast<std::size_t>(role.cols_dim)];
+    Placement want_p;
+    if (t) {
+      want_p = t->placement[static_cast<std::size_t>(i)];
+      // The canonical form drops contiguous strides; give the decoder's own canonical form.
+      if (want_p.strides && *want_p.strides == std::pair{cols, std::int64_t{1}}) want_p.strides.reset();
+    }
+    c.placement[static_cast<std::size_t>(i)] = layout_choice(k, rows, cols, t ? &want_p : nullptr, "layout");
+  }
+
+  c.seed = k.take(0, kMaxSeed, t ? std::optional<std::uint64_t>(t->seed) : std::nullopt, "seed");
+
+  // schedule (emu only: on cuda the choice is read and dropped)
+  std::optional<std::uint64_t> want_sm, want_sched;
+  if (t) {
+    want_sm = t->schedule == 0 ? 0 : 1;
+    if (t->schedule != 0) want_sched = t->schedule;
+  }
+  if (k.take(0, 1, want_sm, "schedule") == 1) c.schedule = k.take(1, kMaxSeed, want_sched, "schedule");
+  if (c.backend != Backend::emu) c.schedule = 0;
+
+  // Canonical form: what parse_case gives back for the text (it also validates every layout).
+  Case canonical;
+  try {
+    canonical = parse_case(c.to_text());
+  } catch (const InputError& e) {
+    throw std::logic_error(std::string("fuzz decoder produced an invalid Case: ") + e.what());
+  }
+  // The canonical text must give the same Case back (a finding printed as a line replays exactly).
+  if (!(parse_case(canonical.to_text()) == canonical))
+    throw std::logic_error("the Case text does not round-trip: '" + canonical.to_text() + "' parses differently");
+  d.c = canonical;
+  if (d.variant) {
+    if (auto why = unsupported(*d.variant, d.c, d.c.backend))
+      throw std::logic_error("fuzz decoder produced a Case its variant cannot take: " + *why + " (" + d.c.to_text() + ")");
+  }
+  return d;
+}
+
+}  // namespace
+
+struct InputChoices::Impl {
+  FuzzedDataProvider in;
+};
+
+InputChoices::InputChoices(const std::uint8_t* data, std::size_t size) : impl_(new Impl{FuzzedDataProvider(data, size)}) {}
+InputChoices::~InputChoices() { delete impl_; }
+std::uint64_t InputChoices::pick(std::uint64_t lo, std::uint64_t hi) {
+  return impl_->in.ConsumeIntegralInRange<std::uint64_t>(lo, hi);
+}
+
+std::vector<const Variant*> fuzzable_variants(const OpInfo& op, Backend backend) {
+  std::vector<const Variant*> out;
+  for (const auto& v : all_variants()) {
+    if (v.op != op.name || v.mutant) continue;
+    if (backend == Backend::emu && !v.on_emu) continue;
+    if (backend == Backend::cuda && !v.launch_cuda) continue;
+    out.push_back(&v);
+  }
+  return out;
+}
+
+Decoded decode_case(Choices& choices, const DecodeOptions& options) {
+  Coder k{choices};
+  return walk(k, options);
+}
+
+Decoded decode_case(const std::uint8_t* data, std::size_t size, const DecodeOptions& options) {
+  InputChoices choices(data, size);
+  return decode_case(choices, options);
+}
+
+std::vector<std::uint8_t> encode_case(const Case& c, const DecodeOptions& options) {
+  if (c.op != options.op) throw InputError("the Case's op is not the target's (" + c.to_text() + ")");
+  struct Unused : Choices {
+    std::uint64_t pick(std::uint64_t, std::uint64_t) override { throw std::logic_error("unused"); }
+  } unused;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> record;
+  Coder k{unused, &c, &record};
+  walk(k, options);
+  // Trailing zero choices may be left out: an input that runs out reads 0.
+  while (!record.empty() && record.back().first == 0) record.pop_back();
+  // FuzzedDataProvider reads each choice from the end, its most significant byte first.
+  std::vector<std::uint8_t> reversed;
+  for (const auto& [value, range] : record) {
+    int bytes = 0;
+    while (bytes < 8 && (range >> (8 * bytes)) > 0) ++bytes;
+    for (int b = bytes - 1; b >= 0; --b) reversed.push_back(static_cast<std::uint8_t>(value >> (8 * b)));
+  }
+  std::vector<std::uint8_t> data(reversed.rbegin(), reversed.rend());
+  Case want = c;
+  want.backend = options.backend;
+  if (want.backend != Backend::emu) want.schedule = 0;
+  const Decoded back = decode_case(data.data(), data.size(), options);
+  if (!(back.c == want))
+    throw InputError("the decoder cannot produce this Case: '" + want.to_text() + "' encodes to bytes that decode to '" +
+                     back.c.to_text() + "'");
+  return data;
+}
+
+}  // namespace kverify::fuzz

@@ -1,0 +1,122 @@
+// The cli target: the real command line (tools/kverify_main.cpp, its main() compiled as
+// kverify_cli_main) on arguments decoded from the input, one argument per line. It must never
+// crash, never let an exception other than InputError escape, and only exit with 0..3.
+// `check` is stubbed (cli_stubs.cpp: the catalogue runs for minutes), `fuzz`/`replay` parse and
+// validate their arguments but start nothing (dry run), and `run` runs Cases of at most 4096
+// elements (bigger ones are parsed, then left out as too slow for one exec).
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/error.hpp"
+#include "fuzz/targets.hpp"
+#include "tools/fuzz_commands.hpp"
+
+int kverify_cli_main(int argc, char** argv);  // tools/kverify_main.cpp's main
+
+namespace kverify::fuzz {
+namespace {
+
+constexpr std::size_t kMaxArgs = 16;
+constexpr std::int64_t kMaxRunElements = 4096;
+
+bool too_big_to_run(const Case& c) {
+  std::int64_t work = 1;
+  for (auto n : c.shape) {
+    if (n > kMaxRunElements) return true;
+    work *= n;
+    if (work > kMaxRunElements * (c.op->shape_rank == 3 ? 16 : 1)) return true;
+  }
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (c.layout(t).footprint() > 16 * kMaxRunElements) return true;
+  return false;
+}
+
+InputResult run_cli(const std::uint8_t* data, std::size_t size) {
+  InputResult r;
+  std::vector<std::string> args;
+  std::string current;
+  for (std::size_t i = 0; i < size && args.size() < kMaxArgs; ++i) {
+    if (data[i] == '\n') {
+      args.push_back(current);
+      current.clear();
+    } else {
+      current += static_cast<char>(data[i]);
+    }
+  }
+  if (args.size() < kMaxArgs && (!current.empty() || (size > 0 && data[size - 1] != '\n'))) args.push_back(current);
+
+  for (auto& a : args) a = a.c_str();  // an argv string ends at its first NUL
+  std::string shown;
+  for (const auto& a : args) shown += (shown.empty() ? "" : " ") + ("'" + a + "'");
+  r.case_line = "kverify " + shown;
+
+  // `run` with a Case too big for one exec: parsed (the parser is the case_parser target's), not run.
+  bool help = false;
+  for (std::size_t i = 1; i < args.size(); ++i) help = help || args[i] == "--help" || args[i] == "-h";
+  if (!args.empty() && args[0] == "run" && !help) {
+    std::string line;
+    for (std::size_t i = 1; i < args.size(); ++i) line += (i > 1 ? " " : "") + args[i];
+    try {
+      if (too_big_to_run(parse_case(line))) {
+        r.summary = "skipped: the Case is too big to run in one exec";
+        return r;
+      }
+    } catch (const InputError&) {
+      // the command line reports it: that path is fuzzed too
+    }
+  }
+
+  std::vector<std::string> storage;
+  storage.push_back("kverify");
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  // Silence the command line's own output: glibc lets stdout/stderr be reassigned, and only the
+  // command line writes through them here (sanitizers and libFuzzer write to fd 2 directly).
+  static FILE* devnull = std::fopen("/dev/null", "w");
+  FILE* saved_out = stdout;
+  FILE* saved_err = stderr;
+  stdout = devnull;
+  stderr = devnull;
+  int rc = 0;
+  std::string escaped;
+  try {
+    rc = kverify_cli_main(static_cast<int>(storage.size()), argv.data());
+  } catch (const std::exception& e) {
+    escaped = std::string("an exception escaped the command line: ") + e.what();
+  } catch (...) {
+    escaped = "an unknown exception escaped the command line";
+  }
+  std::fflush(devnull);
+  stdout = saved_out;
+  stderr = saved_err;
+
+  if (!escaped.empty()) {
+    r.finding = true;
+    r.report = escaped + "\n  arguments: " + shown;
+  } else if (rc < 0 || rc > 3) {
+    r.finding = true;
+    r.report = "exit code " + std::to_string(rc) + " (accepted: 0..3)\n  arguments: " + shown;
+  } else if (rc == 1 && !args.empty() && args[0] == "run") {
+    r.finding = true;
+    r.report = "kverify run exited 1: a kernel failed\n  arguments: " + shown;
+  } else {
+    r.summary = "exit " + std::to_string(rc);
+  }
+  return r;
+}
+
+struct Register {
+  Register() {
+    cli_runner = &run_cli;
+    kverify::fuzz_commands_dry_run = true;
+  }
+} register_cli;
+
+}  // namespace
+}  // namespace kverify::fuzz

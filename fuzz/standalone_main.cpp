@@ -1,0 +1,239 @@
+// fuzz_run: the fuzz targets without libFuzzer, for builds where libFuzzer is not (g++, the
+// statically linked GPU build with the cuda backend). No coverage guidance: it replays a corpus,
+// then runs mutations of it and random inputs, through the very same harness and decoder.
+//
+//   fuzz_run <target> [--backend emu|cuda] [--variant V] [--time S] [--runs N] [--seed N]
+//            [--artifacts DIR] [CORPUS...]
+//   fuzz_run <target> --replay PATH...
+//   fuzz_run --self-test [--runs N]     the decoder: every input decodes to a valid Case, and
+//                                       encode(decode(x)) decodes to the same Case
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "fuzz/targets.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+
+namespace {
+
+using namespace kverify;
+using namespace kverify::fuzz;
+namespace fs = std::filesystem;
+
+constexpr const char* kUsage =
+    "usage: fuzz_run <target> [--backend emu|cuda] [--variant V] [--time S] [--runs N] [--seed N]\n"
+    "                [--artifacts DIR] [CORPUS...]     replay the corpus, then mutations and random inputs\n"
+    "       fuzz_run <target> --replay PATH...         replay inputs and .case lines with their verdicts\n"
+    "       fuzz_run --self-test [--runs N]             the decoder round trip on random inputs\n"
+    "targets: softmax, gelu_tanh, row_sum, matmul_relu, case_parser, softmax_planted\n"
+    "Exit: 0 no finding, 1 a finding, 2 bad input, 3 not run here (e.g. --backend cuda without a GPU).\n";
+
+std::vector<std::uint8_t> read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string hex_name(const std::vector<std::uint8_t>& bytes) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (auto b : bytes) h = (h ^ b) * 1099511628211ull;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "finding-%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+int self_test(long runs) {
+  std::mt19937_64 rng(2026);
+  long checked = 0;
+  for (const auto& name : kTargetNames) {
+    const Target* t = find_target(name.name);
+    if (!t || t->kind != Kind::op) continue;
+    DecodeOptions o;
+    o.op = t->op;
+    if (t->planted) {
+      for (const auto& v : planted_softmax_variants()) o.variants.push_back(&v);
+      o.allow_auto = false;
+    } else {
+      o.variants = fuzzable_variants(*t->op, Backend::emu);
+    }
+    const auto check = [&](const std::vector<std::uint8_t>& bytes) -> bool {
+      try {
+        const Decoded d = decode_case(bytes.data(), bytes.size(), o);
+        const auto again = encode_case(d.c, o);
+        const Decoded back = decode_case(again.data(), again.size(), o);
+        if (!(back.c == d.c)) {
+          std::printf("FAIL %s: '%s' re-encodes to '%s'\n", t->name.data(), d.c.to_text().c_str(), back.c.to_text().c_str());
+          return false;
+        }
+        if (d.c.to_text().find("backend=emu") == std::string::npos) {
+          std::printf("FAIL %s: '%s' does not pin the backend\n", t->name.data(), d.c.to_text().c_str());
+          return false;
+        }
+      } catch (const std::exception& e) {
+        std::printf("FAIL %s: %s\n", t->name.data(), e.what());
+        return false;
+      }
+      ++checked;
+      return true;
+    };
+    if (!check({})) return 1;
+    for (long i = 0; i < runs; ++i) {
+      std::vector<std::uint8_t> bytes(rng() % 80);
+      for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+      if (!check(bytes)) return 1;
+    }
+    for (const auto& line : seed_lines(*t)) {
+      try {
+        const auto bytes = encode_case(parse_case(line), o);
+        const Decoded d = decode_case(bytes.data(), bytes.size(), o);
+        Case want = parse_case(line);
+        want.backend = Backend::emu;
+        if (!(d.c == want)) {
+          std::printf("FAIL %s: seed '%s' decodes to '%s'\n", t->name.data(), line.c_str(), d.c.to_text().c_str());
+          return 1;
+        }
+        ++checked;
+      } catch (const std::exception& e) {
+        std::printf("FAIL %s: seed '%s': %s\n", t->name.data(), line.c_str(), e.what());
+        return 1;
+      }
+    }
+  }
+  std::printf("decoder self-test: %ld inputs and seeds decoded to valid Cases that re-encode exactly\n", checked);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::printf("%s", kUsage);
+    return args.empty() ? 2 : 0;
+  }
+  try {
+    const auto number = [](const std::string& flag, const std::string& v) {
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || n < 0) throw InputError("option " + flag + " " + v + ": accepted a whole number >= 0");
+      return n;
+    };
+    if (args[0] == "--self-test") {
+      long runs = 20000;
+      if (args.size() == 3 && args[1] == "--runs") runs = number(args[1], args[2]);
+      else if (args.size() != 1) throw InputError("--self-test takes only --runs N");
+      return self_test(runs);
+    }
+    const Target* target = find_target(args[0]);
+    if (!target || target->kind == Kind::cli)
+      throw InputError("unknown target '" + args[0] + "' (accepted: softmax, gelu_tanh, row_sum, matmul_relu, case_parser, softmax_planted)");
+    RunOptions options = options_from_environment(*target);
+    double seconds = 60;
+    long runs = -1;
+    std::uint64_t seed = 1;
+    std::string artifacts = ".";
+    std::vector<std::string> paths;
+    bool replay_only = false;
+    std::string variant_name;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      const auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) throw InputError("option " + a + " needs a value");
+        return args[++i];
+      };
+      if (a == "--replay") replay_only = true;
+      else if (a == "--backend") {
+        const std::string& b = value();
+        if (b == "emu") options.backend = Backend::emu;
+        else if (b == "cuda") options.backend = Backend::cuda;
+        else throw InputError("option --backend " + b + ": accepted emu, cuda");
+      } else if (a == "--variant") variant_name = value();
+      else if (a == "--time") seconds = static_cast<double>(number(a, value()));
+      else if (a == "--runs") runs = number(a, value());
+      else if (a == "--seed") seed = static_cast<std::uint64_t>(number(a, value()));
+      else if (a == "--artifacts") artifacts = value();
+      else if (!a.empty() && a[0] == '-') throw InputError("unknown option '" + a + "' (see fuzz_run --help)");
+      else paths.push_back(a);
+    }
+    if (!variant_name.empty()) options.pinned = variant_for(*target, variant_name, options.backend);
+    if (std::string why; !backend_available(options.backend, &why)) {
+      std::printf("fuzz_run %s: NOT RUN: backend %s is not available here: %s\n", args[0].c_str(),
+                  std::string(name(options.backend)).c_str(), why.c_str());
+      return 3;
+    }
+    if (replay_only) {
+      if (paths.empty()) throw InputError("--replay needs files or folders");
+      return replay(*target, paths, options);
+    }
+
+    // The corpus first (each input once), then mutations of it and random inputs.
+    std::vector<std::vector<std::uint8_t>> corpus;
+    for (const auto& p : paths) {
+      std::error_code ec;
+      if (fs::is_directory(p, ec)) {
+        for (const auto& e : fs::recursive_directory_iterator(p, ec))
+          if (e.is_regular_file() && e.path().extension() != ".case") corpus.push_back(read_bytes(e.path()));
+      } else if (fs::is_regular_file(p, ec)) {
+        corpus.push_back(read_bytes(p));
+      } else {
+        throw InputError("cannot read '" + p + "'");
+      }
+    }
+    std::mt19937_64 rng(seed);
+    const auto start = std::chrono::steady_clock::now();
+    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    long execs = 0;
+    double next_report = 10;
+    while (true) {
+      if (runs >= 0 && execs >= runs) break;
+      if (runs < 0 && elapsed() >= seconds) break;
+      std::vector<std::uint8_t> input;
+      if (static_cast<std::size_t>(execs) < corpus.size()) {
+        input = corpus[static_cast<std::size_t>(execs)];
+      } else if (!corpus.empty() && rng() % 2 == 0) {
+        input = corpus[rng() % corpus.size()];
+        for (int m = 0, n = 1 + static_cast<int>(rng() % 4); m < n; ++m) {
+          const auto op = rng() % 3;
+          if (op == 0 && !input.empty()) input[rng() % input.size()] = static_cast<std::uint8_t>(rng());
+          else if (op == 1 && input.size() < 64) input.insert(input.begin() + static_cast<long>(rng() % (input.size() + 1)), static_cast<std::uint8_t>(rng()));
+          else if (!input.empty()) input.erase(input.begin() + static_cast<long>(rng() % input.size()));
+        }
+      } else {
+        input.resize(rng() % 48);
+        for (auto& b : input) b = static_cast<std::uint8_t>(rng());
+      }
+      const InputResult r = run_input(*target, input.data(), input.size(), options);
+      ++execs;
+      if (r.finding) {
+        std::error_code ec;
+        fs::create_directories(artifacts, ec);
+        const fs::path out = fs::path(artifacts) / hex_name(input);
+        std::ofstream(out, std::ios::binary).write(reinterpret_cast<const char*>(input.data()), static_cast<long>(input.size()));
+        if (!r.case_line.empty()) std::ofstream(out.string() + ".case") << r.case_line << "\n";
+        std::printf("FINDING in %s after %ld execs (%.1f s)\n%s\n  case: %s\n  input: %s\n", args[0].c_str(), execs,
+                    elapsed(), r.report.c_str(), r.case_line.c_str(), out.c_str());
+        return 1;
+      }
+      if (elapsed() >= next_report) {
+        std::printf("  %s on %s: %ld execs, %.0f s, %.1f execs/s\n", args[0].c_str(),
+                    std::string(name(options.backend)).c_str(), execs, elapsed(), execs / elapsed());
+        std::fflush(stdout);
+        next_report += 10;
+      }
+    }
+    std::printf("fuzz_run %s on %s: %ld execs in %.1f s (%.1f execs/s; %zu corpus inputs replayed first), no finding\n",
+                args[0].c_str(), std::string(name(options.backend)).c_str(), execs, elapsed(),
+                execs / std::max(elapsed(), 1e-9), corpus.size());
+    return 0;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "fuzz_run: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,399 @@
+#include "fuzz/targets.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <typeinfo>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/run_case.hpp"
+
+namespace kverify::fuzz {
+
+CliRunner cli_runner = nullptr;
+
+namespace {
+
+const Target kTargets[] = {
+    {"softmax", Kind::op, find_op("softmax")},
+    {"gelu_tanh", Kind::op, find_op("gelu_tanh")},
+    {"row_sum", Kind::op, find_op("row_sum")},
+    {"matmul_relu", Kind::op, find_op("matmul_relu")},
+    {"case_parser", Kind::case_parser},
+    {"cli", Kind::cli},
+    {"softmax_planted", Kind::op, find_op("softmax"), true},
+};
+
+std::string one_line(std::string_view text, std::size_t limit = 160) {
+  std::string out;
+  for (char ch : text.substr(0, limit)) {
+    if (ch == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(ch));
+      out += buf;
+    } else out += ch;
+  }
+  if (text.size() > limit) out += "...";
+  return out;
+}
+
+DecodeOptions decode_options(const Target& t, const RunOptions& o) {
+  DecodeOptions d;
+  d.op = t.op;
+  d.backend = o.backend;
+  if (t.planted) {
+    for (const auto& v : planted_softmax_variants()) d.variants.push_back(&v);
+    d.allow_auto = false;
+  } else {
+    d.variants = fuzzable_variants(*t.op, o.backend);
+  }
+  d.pinned = o.pinned;
+  return d;
+}
+
+// Runs a decoded (or parsed) Case: the registry's variants through run_case, the planted ones
+// through run_case_with. Every outcome other than PASS is a finding.
+InputResult run_op_case(const Target& t, const Case& c, const Variant* planted) {
+  InputResult r;
+  r.case_line = c.to_text();
+  Verdict v;
+  try {
+    v = planted ? run_case_with(c, *planted) : run_case(c);
+  } catch (const InputError& e) {
+    r.finding = true;
+    r.summary = "REJECTED";
+    r.report = std::string("the fuzz decoder produced a Case that run_case rejects (a decoder bug): ") + e.what();
+    return r;
+  } catch (const std::exception& e) {
+    r.finding = true;
+    r.summary = "EXCEPTION";
+    r.report = std::string("run_case threw ") + typeid(e).name() + ": " + e.what() + "\n  case: " + r.case_line;
+    return r;
+  }
+  r.case_line = v.reproduce;
+  r.summary = std::string(name(v.outcome));
+  if (v.outcome == Outcome::pass) return r;
+  r.finding = true;
+  r.report = format(v);
+  if (v.outcome == Outcome::skipped)
+    r.report = "a skipped Verdict while fuzzing " + std::string(t.name) + " (the backend must be present): " + r.report;
+  return r;
+}
+
+const Variant* planted_named(std::string_view name) {
+  for (const auto& v : planted_softmax_variants())
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+InputResult run_parser_input(std::string_view text) {
+  InputResult r;
+  r.case_line = one_line(text);
+  try {
+    const Case c = parse_case(text);
+    const std::string canonical = c.to_text();
+    const Case again = parse_case(canonical);
+    if (!(again == c) || again.to_text() != canonical) {
+      r.finding = true;
+      r.report = "the Case text does not round-trip: '" + one_line(text) + "' parses to '" + canonical +
+                 "', which parses to '" + again.to_text() + "'";
+      return r;
+    }
+    // What every consumer does next with a parsed Case must hold too.
+    for (int t = 0; t < c.op->tensor_count; ++t) static_cast<void>(c.layout(t).footprint());
+    std::string why;
+    static_cast<void>(choose_variant(c, &why));
+    for (const auto& v : all_variants())
+      if (v.op == c.op->name)
+        for (Backend b : {Backend::emu, Backend::cuda}) static_cast<void>(unsupported(v, c, b));
+    r.summary = "parsed: " + canonical;
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    if (message.empty() || message.find('\n') != std::string::npos) {
+      r.finding = true;
+      r.report = "InputError is not one line: '" + one_line(message) + "' for input '" + one_line(text) + "'";
+      return r;
+    }
+    r.summary = "InputError: " + message;
+  } catch (const std::exception& e) {
+    r.finding = true;
+    r.report = std::string("parse_case threw ") + typeid(e).name() + " (not an InputError): " + e.what() +
+               " for input '" + one_line(text) + "'";
+  }
+  return r;
+}
+
+bool has_suffix(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool read_file(const std::filesystem::path& p, std::string& out) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return true;
+}
+
+}  // namespace
+
+const Target* find_target(std::string_view name) {
+  for (const auto& t : kTargets)
+    if (t.name == name) return t.kind == Kind::cli && !cli_runner ? nullptr : &t;
+  return nullptr;
+}
+
+const Variant* variant_for(const Target& t, std::string_view name, Backend backend) {
+  if (t.kind != Kind::op) throw InputError("target " + std::string(t.name) + " has no variants");
+  std::string known;
+  const DecodeOptions d = decode_options(t, RunOptions{backend, nullptr});
+  for (const Variant* v : d.variants) {
+    if (v->name == name) return v;
+    known += (known.empty() ? "" : ", ") + std::string(v->name);
+  }
+  throw InputError("unknown variant '" + std::string(name) + "' for target " + std::string(t.name) + " on " +
+                   std::string(kverify::name(backend)) + " (accepted: " + known + ")");
+}
+
+RunOptions options_from_environment(const Target& t) {
+  RunOptions o;
+  if (const char* b = std::getenv("KVERIFY_FUZZ_BACKEND"); b && *b) {
+    const std::string_view s = b;
+    if (s == "emu") o.backend = Backend::emu;
+    else if (s == "cuda") o.backend = Backend::cuda;
+    else throw InputError("KVERIFY_FUZZ_BACKEND=" + std::string(s) + ": accepted emu, cuda");
+  }
+  if (const char* v = std::getenv("KVERIFY_FUZZ_VARIANT"); v && *v) o.pinned = variant_for(t, v, o.backend);
+  return o;
+}
+
+InputResult run_input(const Target& t, const std::uint8_t* data, std::size_t size, const RunOptions& o) {
+  try {
+    switch (t.kind) {
+      case Kind::case_parser:
+        return run_parser_input(std::string_view(reinterpret_cast<const char*>(data), size));
+      case Kind::cli: {
+        if (!cli_runner) throw std::logic_error("the cli target is not linked into this binary");
+        return cli_runner(data, size);
+      }
+      case Kind::op: {
+        const Decoded d = decode_case(data, size, decode_options(t, o));
+        return run_op_case(t, d.c, t.planted ? d.variant : nullptr);
+      }
+    }
+  } catch (const std::exception& e) {  // the decoder's own consistency checks
+    InputResult r;
+    r.finding = true;
+    r.summary = "EXCEPTION";
+    r.report = std::string(typeid(e).name()) + ": " + e.what();
+    return r;
+  }
+  return {};
+}
+
+InputResult run_case_line(const Target& t, std::string_view line, const RunOptions& o) {
+  if (t.kind != Kind::op) return run_input(t, reinterpret_cast<const std::uint8_t*>(line.data()), line.size(), o);
+  InputResult r;
+  try {
+    Case c = parse_case(line);
+    if (c.op != t.op) throw InputError("the Case's op is " + std::string(c.op->name) + ", not target " + std::string(t.name) + "'s");
+    if (c.backend == Backend::automatic) c.backend = o.backend;
+    const Variant* planted = t.planted ? planted_named(c.variant) : nullptr;
+    return run_op_case(t, c, planted);
+  } catch (const InputError& e) {
+    r.finding = true;
+    r.summary = "BAD CASE";
+    r.case_line = one_line(line);
+    r.report = std::string("the Case line cannot be run: ") + e.what();
+  }
+  return r;
+}
+
+std::string decode_only(const Target& t, const std::uint8_t* data, std::size_t size, const RunOptions& o) {
+  if (t.kind != Kind::op) return one_line(std::string_view(reinterpret_cast<const char*>(data), size), 4096);
+  try {
+    Decoded d = decode_case(data, size, decode_options(t, o));
+    return d.c.to_text();
+  } catch (const std::exception& e) {
+    return std::string("(cannot decode: ") + e.what() + ")";
+  }
+}
+
+int replay(const Target& t, std::span<const std::string> paths, const RunOptions& o) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      for (const auto& e : fs::recursive_directory_iterator(p, ec))
+        if (e.is_regular_file() && e.path().filename().string().front() != '.') files.push_back(e.path());
+    } else if (fs::is_regular_file(p, ec)) {
+      files.emplace_back(p);
+    } else {
+      std::fprintf(stderr, "replay: cannot read '%s' (not a file or folder)\n", p.c_str());
+      return 2;
+    }
+  }
+  std::sort(files.begin(), files.end());
+  int passed = 0, findings = 0, skipped_notes = 0;
+  for (const auto& f : files) {
+    if (f.filename() == "README.md") continue;
+    std::string bytes;
+    if (!read_file(f, bytes)) {
+      std::fprintf(stderr, "replay: cannot read '%s'\n", f.c_str());
+      return 2;
+    }
+    const bool case_file = has_suffix(f.string(), ".case") && t.kind == Kind::op;
+    if (case_file)
+      while (!bytes.empty() && (bytes.back() == '\n' || bytes.back() == '\r' || bytes.back() == ' ')) bytes.pop_back();
+    const std::string shown =
+        case_file ? one_line(bytes) : decode_only(t, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), o);
+    std::printf("%s\n  %s%s ... ", f.c_str(), t.kind == Kind::op ? "case: " : "input: ", shown.c_str());
+    std::fflush(stdout);
+    const auto start = std::chrono::steady_clock::now();
+    const InputResult r = case_file ? run_case_line(t, bytes, o)
+                                    : run_input(t, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), o);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r.finding) {
+      ++findings;
+      std::printf("FINDING\n%s\n", r.report.c_str());
+      if (t.kind == Kind::op) std::printf("  case line: %s\n", r.case_line.c_str());
+    } else {
+      ++passed;
+      if (r.summary.starts_with("skipped")) ++skipped_notes;
+      std::printf("%s (%.3f s)\n", r.summary.c_str(), took);
+    }
+    std::fflush(stdout);
+  }
+  std::printf("replayed %zu input(s) of %s: %d without finding%s, %d finding(s)\n", static_cast<std::size_t>(passed + findings),
+              std::string(t.name).c_str(), passed,
+              skipped_notes ? (" (" + std::to_string(skipped_notes) + " not run: too big for this target)").c_str() : "",
+              findings);
+  return findings ? 1 : 0;
+}
+
+std::vector<std::string> seed_lines(const Target& t) {
+  std::vector<std::string> out;
+  if (t.kind == Kind::case_parser) {
+    return {"op=softmax shape=4x1000",
+            "op=softmax variant=online dtype=bf16 shape=3x1025 x.strides=1,3 y.strides=1100,1 x.offset=5 values=negative:30 seed=7 backend=emu schedule=9",
+            "op=matmul_relu shape=65x33x17 a.strides=1,65 b.offset=3 values=int:3",
+            "op=row_sum dtype=f16 shape=2x70000 values=ramp:0.5",
+            "op=gelu_tanh shape=9x1001 values=special:1e3 backend=cuda",
+            "op=softmax shape=0x5",
+            "op=softmax shape=3x10 y.strides=1,1",
+            "op=softmax shape=3x10 x.strides=9223372036854775807,1",
+            "op=softmax shape=3x10 values=int:1e16",
+            "op=nosuch",
+            "shape=3x3",
+            "op=softmax op=softmax shape=1x1",
+            "op=softmax shape=1x1 seed=18446744073709551616",
+            "op=softmax shape=1x1 values=const:nan",
+            "op=softmax shape=1x1 c.offset=1",
+            ""};
+  }
+  if (t.kind == Kind::cli) {
+    return {"run\nop=softmax shape=3x33 backend=emu",
+            "run\nop=matmul_relu\nshape=5x7x3\nbackend=emu",
+            "run\nop=softmax shape=0x5",
+            "run",
+            "check\n--backend\nemu\n--op\nrow_sum",
+            "check\n--backend",
+            "check\n--op\nnosuch",
+            "list",
+            "list\nextra",
+            "help",
+            "help\ncase\n--markdown",
+            "help\nvalues",
+            "help\nnosuch",
+            "run\n--help",
+            "replay\ncorpus/softmax",
+            "replay\n--target\nsoftmax\n/nonexistent",
+            "fuzz\nsoftmax\n--time\n5\n--jobs\n2",
+            "fuzz\nsoftmax\n--variant\nonline",
+            "fuzz\nnosuch",
+            "fuzz\nsoftmax\n--time\n-1",
+            "--help",
+            "nosuch",
+            ""};
+  }
+  const std::string op = "op=" + std::string(t.op->name) + " ";
+  const auto add = [&](const std::string& rest) { out.push_back(op + rest); };
+  if (t.planted) return {};  // the demo starts from nothing: the fuzzer must find the bug itself
+  if (t.op->name == "matmul_relu") {
+    for (const char* shape : {"1x1x1", "1x1x300", "3x130x2", "33x17x31", "64x64x16", "65x65x17", "100x37x53", "129x63x33"})
+      add(std::string("shape=") + shape);
+    add("dtype=f16 shape=65x64x17 values=int:5 seed=5");
+    add("dtype=bf16 shape=31x97x15 a.strides=1,31 b.strides=1,15 c.strides=100,1 a.offset=3 c.offset=7");
+    add("shape=17x33x65 a.strides=130,2 b.strides=2,130 values=uniform:30 seed=8 schedule=3");
+    add("shape=48x49x47 values=negative:2 schedule=11");
+    add("dtype=f16 shape=16x16x16 values=const:65520");
+    add("shape=63x65x16 values=special seed=2");
+    return out;
+  }
+  for (const auto* v : fuzzable_variants(*t.op, Backend::emu)) {
+    const std::string var = "variant=" + std::string(v->name) + " ";
+    for (const char* shape : {"1x1", "5x31", "9x33", "3x129", "2x1025", "17x257", "1x4097", "1x16385"}) {
+      const Case probe = parse_case(op + "shape=" + shape);
+      if (probe.shape[1] > v->max_cols || probe.shape[0] > v->max_rows) continue;
+      add(var + "shape=" + shape);
+    }
+  }
+  add("dtype=f16 shape=9x129 values=negative:30 seed=1 schedule=3");
+  add("dtype=bf16 shape=33x65 x.strides=1,33 y.strides=1,33");
+  add(t.op->name == "row_sum" ? "shape=7x300 x.strides=320,1 y.strides=3,1 x.offset=3 y.offset=1"
+                              : "shape=7x300 x.strides=320,1 y.strides=301,1 x.offset=3 y.offset=1");
+  add("shape=9x40 x.strides=80,2 values=uniform:30 seed=4");
+  add("shape=4x100 values=int:5 seed=2 schedule=11");
+  add("shape=3x64 values=normal:1e3 seed=9");
+  add("shape=8x40 values=special");
+  add("dtype=f16 shape=5x1000 values=ramp:0.5");
+  if (t.op->name == "softmax") add("shape=3x63 values=const:-200");
+  if (t.op->name == "gelu_tanh") add("shape=2x64 values=const:11"), add("dtype=bf16 shape=2x65 values=const:-0");
+  if (t.op->name == "row_sum") add("shape=1x10 values=ramp"), add("variant=split_row shape=2x16385 values=int:2");
+  return out;
+}
+
+int write_seeds(const Target& t, const std::string& dir, const RunOptions& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "write-seeds: cannot create '%s': %s\n", dir.c_str(), ec.message().c_str());
+    return 2;
+  }
+  const auto lines = seed_lines(t);
+  int n = 0;
+  for (const auto& line : lines) {
+    std::vector<std::uint8_t> bytes;
+    if (t.kind == Kind::op) {
+      try {
+        bytes = encode_case(parse_case(line), decode_options(t, o));
+      } catch (const InputError& e) {
+        std::fprintf(stderr, "write-seeds: %s\n", e.what());
+        return 2;
+      }
+    } else {
+      bytes.assign(line.begin(), line.end());
+    }
+    char name[32];
+    std::snprintf(name, sizeof name, "seed-%03d", n++);
+    std::ofstream out(fs::path(dir) / name, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+      std::fprintf(stderr, "write-seeds: cannot write %s/%s\n", dir.c_str(), name);
+      return 2;
+    }
+    std::printf("%s/%s  %s\n", dir.c_str(), name, t.kind == Kind::op ? line.c_str() : one_line(line).c_str());
+  }
+  return 0;
+}
+
+}  // namespace kverify::fuzz

@@ -43,7 +43,7 @@ std::string format(const Verdict& v) {
     out << "\n  margin: the worst element used " << num(v.stats.worst_margin) << " of its bound";
   if (v.outcome != Outcome::skipped && v.stats.baseline_kernel_ulps >= 0)
     out << "\n  baseline rule: max error " << num(v.stats.baseline_kernel_ulps) << " units vs the eager composition's "
-        << num(v.stats.baseline_eager_ulps) << " (limit: 2x + 2; unit: an output ulp, or 2^-24 sum|terms| for sums)";
+        << num(v.stats.baseline_eager_ulps) << " (limit: 2x + 2, in the policy's error unit)";
   if (!v.failed_rows.empty()) {
     out << "\n  failed rows:";
     for (auto r : v.failed_rows) out << " " << r;

@@ -163,7 +163,7 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run) {
     verdict.stats.baseline_eager_ulps = base.baseline_max_ulps;
     if (!base.ok) {
       char detail[200];
-      std::snprintf(detail, sizeof detail, "max error %.4g units exceeds %.3g x the eager baseline's %.4g + 1 = %.4g units",
+      std::snprintf(detail, sizeof detail, "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units",
                     base.kernel_max_ulps, kBaselineFactor, base.baseline_max_ulps, base.allowed_ulps);
       verdict.guards.push_back({"baseline", first[t].name(), detail});
     }

@@ -79,14 +79,14 @@ case "${1:-}" in
     step sanitizers sanitizers
     fuzz_cuda() {  # the op fuzz targets on backend=cuda, 30 s each: libFuzzer (fuzz_cuda, coverage of the
       local ok=0   # host side) from each corpus; findings in $out/fuzz-findings (replay: fuzz_run --replay)
-      mkdir -p "$out/fuzz-findings" "$out/fuzz-work"
+      mkdir -p "$out/fuzz-findings" /tmp/kverify-fuzz-work
       for t in softmax gelu_tanh row_sum matmul_relu; do
         echo "--- $t"
-        mkdir -p "$out/fuzz-work/$t"
+        mkdir -p "/tmp/kverify-fuzz-work/$t"
         KVERIFY_FUZZ_TARGET="$t" KVERIFY_FUZZ_BACKEND=cuda ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0 \
           build-fuzz-gpu/fuzz/fuzz_cuda -max_total_time=30 -print_final_stats=1 -max_len=64 -len_control=0 \
           -timeout=60 -dict=fuzz/dict/case_bytes.dict -artifact_prefix="$out/fuzz-findings/$t-" \
-          "$out/fuzz-work/$t" "corpus/$t" 2>&1 | grep -E "INITED|DONE|stat::|==kverify-fuzz==|ERROR|NOT RUN|case line" || ok=1
+          "/tmp/kverify-fuzz-work/$t" "corpus/$t" 2>&1 | grep -E "INITED|DONE|stat::|==kverify-fuzz==|ERROR|NOT RUN|case line" || ok=1
         [[ ${PIPESTATUS[0]} -eq 0 ]] || ok=1
       done
       return $ok
@@ -100,6 +100,10 @@ case "${1:-}" in
       return $ok
     }
     step fuzz_run_cuda fuzz_run_cuda
+    step mutants "$k" mutants --backend cuda --out "$out"
+    # At most a few files come back from the device tool: the logs travel as one archive.
+    (cd "$out" && tar czf logs.tgz ./*.log && rm -f ./*.log)
+    rmdir "$out/fuzz-findings" 2>/dev/null || true
     ;;
   *)
     echo "usage: tools/gpu-run.sh build|run   (see the comment at the top of this file)" >&2

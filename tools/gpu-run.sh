@@ -3,13 +3,19 @@
 #
 #   tools/gpu-run.sh build   on the build machine: statically linked binaries into build-gpu/
 #                            (the GPU machine has no RapidCheck/MPFR and nothing can be installed)
-#   tools/gpu-run.sh run     on the GPU machine: the cuda suites with KVERIFY_REQUIRE_GPU=1, the CLI
+#   tools/gpu-run.sh run [STEP...]
+#                            on the GPU machine (all steps when none is named; `list` names them): the cuda suites with KVERIFY_REQUIRE_GPU=1, the CLI
 #                            on backend=cuda, the check catalogue on emu and cuda, compute-sanitizer
 #                            memcheck, the op fuzz targets on cuda (libFuzzer fuzz_cuda 30 s and
 #                            fuzz_run 15 s per target); logs and a summary go to $OUT (or gpu-out/)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+
+# The binaries the run uses (built here, carried to the GPU machine under gpu-stage/).
+kStaged=(build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests
+         build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/properties/mutants_tests
+         build-gpu/fuzz/fuzz_run build-fuzz-gpu/fuzz/fuzz_cuda)
 
 case "${1:-}" in
   build)
@@ -22,22 +28,35 @@ case "${1:-}" in
     cmake --build build-fuzz-gpu -j "$(nproc)" --target fuzz_cuda
     strip build-fuzz-gpu/fuzz/fuzz_cuda  # carried to the GPU machine: 8 MB instead of 16
     du -sh build-gpu/fuzz/fuzz_run build-fuzz-gpu/fuzz/fuzz_cuda
-    du -sh build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests \
-      build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/properties/mutants_tests
+    # Everything the run needs, at the same relative paths, in one folder: the device tool's `carry`
+    # takes at most 8 paths and 64 MiB, so the run is carried as `gpu-stage`.
+    rm -rf gpu-stage
+    for f in "${kStaged[@]}"; do install -D "$f" "gpu-stage/$f"; done
+    du -sh gpu-stage
+    echo "carry: gpu-stage   (then on the GPU machine: tools/gpu-run.sh run)"
     ;;
   run)
+    shift
+    # A carried stage puts the binaries where the steps expect them.
+    [[ -d gpu-stage ]] && cp -a gpu-stage/. .
     out="${OUT:-$root/gpu-out}"
     mkdir -p "$out"
     export KVERIFY_REQUIRE_GPU=1
     summary="$out/summary.txt"
     : >"$summary"
-    step() {  # step NAME COMMAND...: run, log to $out/NAME.log, record the exit code
+    selected=("$@")
+    step() {  # step NAME COMMAND...: run (when selected), log to $out/NAME.log, record the exit code
       local name="$1"; shift
+      if [[ ${#selected[@]} -gt 0 && " ${selected[*]} " != *" $name "* ]]; then
+        echo "=== $name: not selected, not run" >>"$summary"
+        return
+      fi
       echo "=== $name: $*" | tee -a "$summary"
+      local started=$SECONDS
       "$@" >"$out/$name.log" 2>&1
       local rc=$?
       tail -n 4 "$out/$name.log" | sed 's/^/    /' | tee -a "$summary"
-      echo "    -> exit $rc" | tee -a "$summary"
+      echo "    -> exit $rc ($((SECONDS - started)) s)" | tee -a "$summary"
     }
     {
       date -u +"date: %Y-%m-%dT%H:%M:%SZ"

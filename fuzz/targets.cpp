@@ -158,8 +158,16 @@ const Variant* variant_for(const Target& t, std::string_view name, Backend backe
     if (v->name == name) return v;
     known += (known.empty() ? "" : ", ") + std::string(v->name);
   }
+  // A mutant of the op, named explicitly (./kverify mutants fuzzes each one): never fuzzed unasked.
+  if (!t.planted)
+    for (const auto& v : mutant_variants())
+      if (v.op == t.op->name && v.name == name) {
+        if (backend == Backend::emu && !v.on_emu) break;
+        if (backend == Backend::cuda && !v.launch_cuda) break;
+        return &v;
+      }
   throw InputError("unknown variant '" + std::string(name) + "' for target " + std::string(t.name) + " on " +
-                   std::string(kverify::name(backend)) + " (accepted: " + known + ")");
+                   std::string(kverify::name(backend)) + " (accepted: " + known + ", or a mutant of the op)");
 }
 
 RunOptions options_from_environment(const Target& t) {

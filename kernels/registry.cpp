@@ -8,11 +8,21 @@ std::span<const Variant> all_variants() {
   static const std::vector<Variant> all = [] {
     std::vector<Variant> v;
     for (auto list : {softmax_variants(), gelu_tanh_variants(), row_sum_variants(), matmul_relu_variants(),
-                      mutant_variants()})
+                      added_variants()})
       v.insert(v.end(), list.begin(), list.end());
     return v;
   }();
   return all;
+}
+
+std::span<const Variant> mutant_variants() {
+  static const std::vector<Variant> mutants = [] {
+    std::vector<Variant> v;
+    for (const auto& a : added_variants())
+      if (a.mutant) v.push_back(a);
+    return v;
+  }();
+  return mutants;
 }
 
 const Variant* find_variant(std::string_view op, std::string_view name) {
@@ -29,6 +39,8 @@ std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend 
   const Layout2D x = c.layout(0);
   if (x.rows > v.max_rows) return who + " takes at most " + std::to_string(v.max_rows) + " rows";
   if (x.cols > v.max_cols) return who + " takes at most " + std::to_string(v.max_cols) + " columns";
+  if (v.not_applicable)
+    if (std::string why = v.not_applicable(c); !why.empty()) return who + " " + why;
   return std::nullopt;
 }
 

@@ -27,6 +27,11 @@ struct Variant {
   // The dispatcher (variant=auto) takes the first variant of the op, in registry order, that
   // supports the Case and whose auto_when accepts it (null: accepts every Case).
   bool (*auto_when)(const Case&) = nullptr;
+  // A requirement on the Case beyond dtype, backend and the row/column limits (a layout, an
+  // alignment, a width): returns why this variant cannot take the Case, or an empty string when it
+  // can (null: no requirement). unsupported() reports it, so suites skip with the reason and auto
+  // passes over the variant.
+  std::string (*not_applicable)(const Case&) = nullptr;
   // Device scratch memory the launcher needs (null: none); the pipeline allocates it, fills it
   // with 0xff bytes, and passes it as LaunchRequest::workspace.
   std::size_t (*workspace_bytes)(const LaunchRequest&) = nullptr;
@@ -43,7 +48,15 @@ std::span<const Variant> softmax_variants();
 std::span<const Variant> gelu_tanh_variants();
 std::span<const Variant> row_sum_variants();
 std::span<const Variant> matmul_relu_variants();
-std::span<const Variant> mutant_variants();  // kernels/mutants/: deliberately wrong, never auto
+// Variants registered through the CMake function kverify_add_variant (cmake/KverifyVariants.cmake):
+// kernels/mutants/ and users' own, in call order; the table is generated at configure time.
+std::span<const Variant> added_variants();
+std::span<const Variant> mutant_variants();  // the added variants marked mutant: deliberately wrong, never auto
+// Mutants that only a GPU-side tool kills (compute-sanitizer, fault isolation, the huge Cases;
+// kernels/mutants/gpu_tool_mutants.cuh): the in-process mutation self-test leaves them out (one
+// crashes the process, the others pass the catalogue by design) and `kverify check --variant` or
+// `kverify huge` runs them.
+inline bool killed_by_gpu_tools(const Variant& v) { return v.name.starts_with("mutant_gpuv_"); }
 const Variant* find_variant(std::string_view op, std::string_view name);
 
 // The variant `auto` picks for this Case (never a mutant), or nullopt with the reason.

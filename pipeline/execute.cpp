@@ -1,9 +1,12 @@
 #include "pipeline/execute.hpp"
 
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
 #if KVERIFY_HAVE_CUDA
+#include <cuda_runtime.h>
+
 #include "runtime/cuda/device.hpp"
 #endif
 
@@ -17,6 +20,21 @@ bool backend_available(Backend b, std::string* why_not) {
   return status.available;
 #else
   if (why_not) *why_not = "this build of kverify has no cuda backend (configured without a CUDA compiler)";
+  return false;
+#endif
+}
+
+bool device_context_lost(Backend b, std::string* why) {
+#if KVERIFY_HAVE_CUDA
+  if (b != Backend::cuda || !cuda::device_status().available) return false;
+  (void)cudaGetLastError();  // clears a non-sticky error (e.g. a bad launch configuration)
+  const cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) return false;
+  if (why) *why = std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+  return true;
+#else
+  (void)b;
+  (void)why;
   return false;
 #endif
 }
@@ -59,7 +77,10 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
   std::unique_ptr<cuda::DeviceBuffer> workspace;
   if (const std::size_t bytes = variant.workspace_bytes ? variant.workspace_bytes(request) : 0; bytes > 0) {
     workspace = std::make_unique<cuda::DeviceBuffer>(bytes);
-    workspace->fill(0xff);  // unwritten scratch reads as NaN, as on emu
+    // Unwritten scratch reads as NaN, as on emu; under compute-sanitizer initcheck the fill is left
+    // out (KVERIFY_UNFILLED_WORKSPACE=1, set by `kverify check --sanitize initcheck`) so that a read
+    // of scratch that was never written is reported instead of hidden.
+    if (!std::getenv("KVERIFY_UNFILLED_WORKSPACE")) workspace->fill(0xff);
     request.workspace = workspace->data();
   }
   variant.launch_cuda(request);

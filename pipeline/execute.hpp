@@ -16,6 +16,11 @@ bool backend_available(Backend b, std::string* why_not);
 // auto -> cuda when a GPU is present, else emu.
 Backend resolve_backend(Backend requested);
 
+// After a failed Case on cuda: whether the CUDA context is unusable (a sticky error such as an
+// illegal address or a trap), with CUDA's error; every later Case in this process would fail too.
+// Always false for emu (a fault there is a signal).
+bool device_context_lost(Backend b, std::string* why);
+
 // Throws emu::LaunchError or cuda::Error (as std::runtime_error) when the launch fails.
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images);
 

@@ -1,7 +1,10 @@
 #include "pipeline/guarded_image.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 namespace kverify {
 namespace {
@@ -14,6 +17,26 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 33);
 }
 
+// Images past kParallelBytes (the huge Cases of `kverify huge`: gigabytes) are set up, checked and
+// hashed on every core, in chunks of whole 256-byte blocks (so chunk edges fall between elements);
+// smaller ones stay on one thread, exactly as before.
+constexpr std::size_t kParallelBytes = std::size_t{64} << 20;
+
+// f(chunk, begin, end) over [0, n) in chunks whose edges are multiples of `align`, on every core
+// when `parallel`, else once on this thread.
+template <typename F>
+void for_chunks(std::size_t n, bool parallel, std::size_t align, F f) {
+  const std::size_t threads = parallel ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  if (threads == 1 || n < threads * align) {
+    f(std::size_t{0}, std::size_t{0}, n);
+    return;
+  }
+  const std::size_t step = ((n / threads) + align - 1) / align * align;
+  std::vector<std::thread> pool;
+  for (std::size_t i = 0, b = 0; b < n; ++i, b += step) pool.emplace_back([=, &f] { f(i, b, std::min(n, b + step)); });
+  for (auto& t : pool) t.join();
+}
+
 }  // namespace
 
 GuardedImage::GuardedImage(std::string name, Layout2D layout, DType dtype, std::uint64_t salt)
@@ -21,12 +44,19 @@ GuardedImage::GuardedImage(std::string name, Layout2D layout, DType dtype, std::
   const auto footprint = static_cast<std::size_t>(layout.footprint());
   bytes_.resize(2 * kCanaryBytes + footprint * size_of(dtype));
   is_element_.assign((footprint + 63) / 64, 0);
-  for (std::int64_t r = 0; r < layout.rows; ++r)
-    for (std::int64_t c = 0; c < layout.cols; ++c) {
-      const auto i = static_cast<std::size_t>(layout.index(r, c));
-      is_element_[i / 64] |= 1ull << (i % 64);
-    }
-  for (std::size_t p = 0; p < bytes_.size(); ++p) bytes_[p] = canary_byte(p);
+  const bool parallel = bytes_.size() >= kParallelBytes;
+  // Rows in parallel for huge images; rows may share a bitmap word, hence the atomic or there.
+  for_chunks(static_cast<std::size_t>(layout.rows), parallel, 1, [&](std::size_t, std::size_t r0, std::size_t r1) {
+    for (auto r = static_cast<std::int64_t>(r0); r < static_cast<std::int64_t>(r1); ++r)
+      for (std::int64_t c = 0; c < layout.cols; ++c) {
+        const auto i = static_cast<std::size_t>(layout.index(r, c));
+        if (parallel) std::atomic_ref<std::uint64_t>(is_element_[i / 64]).fetch_or(1ull << (i % 64), std::memory_order_relaxed);
+        else is_element_[i / 64] |= 1ull << (i % 64);
+      }
+  });
+  for_chunks(bytes_.size(), parallel, 256, [&](std::size_t, std::size_t b, std::size_t e) {
+    for (std::size_t p = b; p < e; ++p) bytes_[p] = canary_byte(p);
+  });
 }
 
 unsigned char GuardedImage::canary_byte(std::size_t position) const {
@@ -91,31 +121,63 @@ std::string GuardedImage::describe_position(std::size_t p) const {
 }
 
 std::vector<std::string> GuardedImage::damaged_canaries(std::size_t limit, std::size_t* total) const {
-  std::vector<std::string> found;
-  std::size_t count = 0;
   const std::size_t esize = size_of(dtype_);
   const std::size_t data_end = bytes_.size() - kCanaryBytes;
-  for (std::size_t p = 0; p < bytes_.size(); ++p) {
-    if (p >= kCanaryBytes && p < data_end) {
-      const std::size_t slot = (p - kCanaryBytes) / esize;
-      if ((is_element_[slot / 64] >> (slot % 64)) & 1u) {
-        p = kCanaryBytes + (slot + 1) * esize - 1;  // skip the element's bytes
-        continue;
+  // Chunks of whole 256-byte blocks: an element never straddles a chunk edge (kCanaryBytes and
+  // every element size divide 256). Findings are merged in position order.
+  struct Part {
+    std::vector<std::string> found;
+    std::size_t count = 0;
+  };
+  const bool parallel = bytes_.size() >= kParallelBytes;
+  std::vector<Part> parts(parallel ? std::max(1u, std::thread::hardware_concurrency()) + 1 : 1);
+  for_chunks(bytes_.size(), parallel, 256, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    Part& part = parts[chunk];
+    for (std::size_t p = begin; p < end; ++p) {
+      if (p >= kCanaryBytes && p < data_end) {
+        const std::size_t slot = (p - kCanaryBytes) / esize;
+        if ((is_element_[slot / 64] >> (slot % 64)) & 1u) {
+          p = kCanaryBytes + (slot + 1) * esize - 1;  // skip the element's bytes
+          continue;
+        }
+      }
+      if (bytes_[p] != canary_byte(p)) {
+        ++part.count;
+        // One report per damaged element-sized slot.
+        if (part.found.size() < limit && (part.found.empty() || p < kCanaryBytes || p >= data_end || (p - kCanaryBytes) % esize == 0 ||
+                                          bytes_[p - 1] == canary_byte(p - 1)))
+          part.found.push_back(describe_position(p));
       }
     }
-    if (bytes_[p] != canary_byte(p)) {
-      ++count;
-      // One report per damaged element-sized slot.
-      if (found.size() < limit && (found.empty() || p < kCanaryBytes || p >= data_end || (p - kCanaryBytes) % esize == 0 ||
-                                   bytes_[p - 1] == canary_byte(p - 1)))
-        found.push_back(describe_position(p));
-    }
+  });
+  std::vector<std::string> found;
+  std::size_t count = 0;
+  for (auto& part : parts) {
+    count += part.count;
+    for (auto& f : part.found)
+      if (found.size() < limit) found.push_back(std::move(f));
   }
   if (total) *total = count;
   return found;
 }
 
 std::uint64_t GuardedImage::hash() const {
+  if (bytes_.size() >= kParallelBytes) {  // huge: FNV-1a of each chunk, combined in order
+    const std::size_t chunks = std::max(1u, std::thread::hardware_concurrency()) + 1;
+    std::vector<std::uint64_t> partial(chunks, 0);
+    for_chunks(bytes_.size(), true, 256, [&](std::size_t chunk, std::size_t b, std::size_t e) {
+      std::uint64_t h = 0xcbf29ce484222325ull;
+      for (std::size_t i = b; i < e; i += 8) {  // e - b is a multiple of 8 except at the very end
+        std::uint64_t w = 0;
+        std::memcpy(&w, bytes_.data() + i, std::min<std::size_t>(8, e - i));
+        h = (h ^ w) * 0x100000001b3ull;
+      }
+      partial[chunk] = h;
+    });
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (auto p : partial) h = (h ^ p) * 0x100000001b3ull;
+    return h;
+  }
   std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over 8-byte words, then the tail
   std::size_t i = 0;
   for (; i + 8 <= bytes_.size(); i += 8) {

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
+#include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "reference/baseline.hpp"
@@ -101,7 +102,7 @@ void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict
 
 }  // namespace
 
-Verdict run_case(const Case& input) {
+Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
   Case c = input;
   c.backend = resolve_backend(input.backend);
 
@@ -122,10 +123,11 @@ Verdict run_case(const Case& input) {
     if (auto problem = unsupported(*variant, c, c.backend)) throw InputError(*problem);
   }
   c.variant = std::string(variant->name);
-  return run_case_with(c, *variant);
+  return run_case_with(c, *variant, elements);
 }
 
-Verdict run_case_with(const Case& c, const Variant& variant_to_run) {
+Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<ElementError>* elements) {
+  trace_case(c);  // before anything can fault: a parent process names the Case that was running
   const auto start = std::chrono::steady_clock::now();
   const Variant* variant = &variant_to_run;
   Verdict verdict;
@@ -155,7 +157,7 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run) {
     if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict);
   for (int t = 0; t < c.op->tensor_count; ++t) {
     if (!c.op->tensors()[t].output) continue;
-    Comparison cmp = compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->name == "softmax");
+    Comparison cmp = compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->name == "softmax", elements);
     verdict.stats = cmp.stats;
     const BaselineCheck base = check_against_baseline(first[t].view(), baseline_output(c, input_views(c, first)), want,
                                                       *tolerance);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/registry.hpp"
+#include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/run_case.hpp"
@@ -77,6 +78,7 @@ void expect_no_guard(const Context& ctx, const OpInfo& op, Case c, std::string_v
 // value); returns the stored outputs, row-major, widened to f64.
 template <typename Edit>
 std::vector<double> outputs_with(const Case& c, const Variant& v, Edit edit) {
+  trace_case(c);  // names the Case for `kverify check`'s fault isolation (pipeline/case_trace.hpp)
   std::vector<GuardedImage> images = materialize(c);
   GuardedImage& x = images[0];
   for (std::int64_t r = 0; r < x.layout().rows; ++r)

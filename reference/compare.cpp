@@ -8,7 +8,7 @@
 namespace kverify {
 
 Comparison compare_output(const TensorView& out, std::string_view tensor, const Expectations& want,
-                          const Tolerance& tol, bool rows_sum_to_one) {
+                          const Tolerance& tol, bool rows_sum_to_one, std::vector<ElementError>* elements) {
   Comparison result;
   ErrorStats& s = result.stats;
   const DType dtype = out.dtype;
@@ -25,6 +25,7 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
       ++s.checked;
       bool ok = true;
       double abs_err = 0;
+      double margin = -1;  // |error| / bound, for approx expectations
       switch (e.kind) {
         case Expected::Kind::nan: ok = std::isnan(got); break;
         case Expected::Kind::exact:  // the sign of an exact zero is part of the contract
@@ -34,7 +35,8 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
           const double bound = tol.bound(e);
           abs_err = std::isnan(got) ? INFINITY : std::fabs(got - e.value);
           ok = abs_err <= bound;
-          s.worst_margin = std::max(s.worst_margin, bound > 0 ? abs_err / bound : (abs_err > 0 ? INFINITY : 0));
+          margin = bound > 0 ? abs_err / bound : (abs_err > 0 ? INFINITY : 0);
+          s.worst_margin = std::max(s.worst_margin, margin);
           break;
         }
       }
@@ -44,7 +46,9 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
         ulp_err = std::isnan(got) ? INFINITY : ulp_distance(dtype, got, e.value);
         row_sum += got;
         s.max_abs = std::max(s.max_abs, abs_err);
-        s.max_rel = std::max(s.max_rel, std::isnan(got) ? INFINITY : relative_error(got, e.value));
+        const double rel_err = std::isnan(got) ? INFINITY : relative_error(got, e.value);
+        s.max_rel = std::max(s.max_rel, rel_err);
+        if (elements) elements->push_back({r, col, abs_err, rel_err, ulp_err, margin});
         if (ulp_err > s.max_ulp || s.worst_row < 0) {
           s.max_ulp = std::max(s.max_ulp, ulp_err);
           s.worst_row = r;

@@ -13,6 +13,14 @@
 
 namespace kverify {
 
+// One compared element's errors, for consumers that need distributions (the tolerance report's
+// percentiles), not only the maxima in ErrorStats. Elements whose contract is NaN are not listed.
+struct ElementError {
+  std::int64_t row = 0, col = 0;
+  double abs = 0, rel = 0, ulp = 0;  // inf where the kernel gave NaN
+  double margin = -1;                // |error| / bound; -1 where the expectation is exact (no bound)
+};
+
 struct Comparison {
   ErrorStats stats;
   std::vector<Mismatch> first_mismatches;  // at most Verdict::kMaxListed
@@ -35,6 +43,7 @@ BaselineCheck check_against_baseline(const TensorView& got, const std::vector<do
                                      const Expectations& want, const Tolerance& tolerance);
 
 Comparison compare_output(const TensorView& got, std::string_view tensor, const Expectations& want,
-                          const Tolerance& tolerance, bool rows_sum_to_one);
+                          const Tolerance& tolerance, bool rows_sum_to_one,
+                          std::vector<ElementError>* elements = nullptr);  // appended to when given
 
 }  // namespace kverify

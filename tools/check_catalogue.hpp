@@ -25,6 +25,15 @@ struct CheckOptions {
   double seconds = 0;                   // or a time budget for all properties (--budget Ns)
   std::string json_path = "kverify-check.json";
   bool boundary_cases = true;
+  // Fault isolation (tools/check_isolation.hpp): the parent runs each backend x variant in a child
+  // process; --no-isolate runs everything in this process.
+  bool isolate = true;
+  std::string sanitize;  // memcheck, racecheck, initcheck or synccheck: children under compute-sanitizer
+  // Internal, for the children: --child (print protocol lines), --first-part N (0: the boundary
+  // Cases, i: the i-th property of the op), --skip-cases N (boundary Cases already done).
+  bool child = false;
+  int first_part = 0;
+  int skip_cases = 0;
 };
 
 std::vector<std::string> check_catalogue_lines(const std::string& op);

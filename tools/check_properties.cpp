@@ -8,6 +8,7 @@
 
 #include "properties/catalogue.hpp"
 #include "tools/check_catalogue.hpp"
+#include "tools/check_isolation.hpp"
 #include "tools/check_report.hpp"
 
 namespace kverify {
@@ -53,6 +54,10 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const properties::Property& p = *selected[i];
+    if (options.child) {  // part i + 1 of a child; a restarted child goes on after the faulting one
+      if (static_cast<int>(i) + 1 < options.first_part) continue;
+      child_part(static_cast<int>(i) + 1);
+    }
     std::map<std::string, properties::Context::Tally> tally;
     const properties::Context ctx{backend, options.variant, options.dtype, &tally};
     int cases = options.cases;
@@ -85,6 +90,7 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
       if (options.dtype) replay += " --dtype " + std::string(name(*options.dtype));
       report.failures.push_back({std::string(name(backend)), std::string(p.name), outcome.failure, replay});
     }
+    if (options.child) child_flush(report);
   }
   return failed;
 }

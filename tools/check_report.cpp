@@ -54,6 +54,7 @@ void CheckReport::print_tables() const {
                   r.cases, r.passed, r.worst_margin, r.ok ? "" : "  FAILED");
   }
   for (const auto& n : not_run) std::printf("NOT RUN  %s\n", n.c_str());
+  for (const auto& s : skipped) std::printf("SKIPPED  %s\n", s.c_str());
 }
 
 bool CheckReport::write_json(const std::string& path, std::string* error) const {
@@ -92,6 +93,8 @@ bool CheckReport::write_json(const std::string& path, std::string* error) const 
   }
   out << "\n  ],\n  \"not_run\": [";
   for (std::size_t i = 0; i < not_run.size(); ++i) out << (i ? ", " : "") << json_string(not_run[i]);
+  out << "],\n  \"skipped\": [";
+  for (std::size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << json_string(skipped[i]);
   out << "]\n}\n";
   if (!out) {
     if (error) *error = "write failed";

@@ -25,6 +25,7 @@ struct CheckReport {
   std::vector<PropertyRow> properties;
   std::vector<Failure> failures;
   std::vector<std::string> not_run;
+  std::vector<std::string> skipped;  // variants that cannot run on a backend at all, with the reason
   double seconds = 0;
 
   void print_tables() const;

@@ -270,11 +270,11 @@ FuzzArgs parse_fuzz_args(std::span<const std::string_view> args) {
       std::string known;
       bool found = false;
       for (const auto& v : all_variants())
-        if (v.op == op->name && !v.mutant) {
+        if (v.op == op->name) {
           found = found || v.name == *a.variant;
-          known += (known.empty() ? "" : ", ") + std::string(v.name);
+          if (!v.mutant) known += (known.empty() ? "" : ", ") + std::string(v.name);
         }
-      if (!found) throw InputError("--variant " + *a.variant + ": not a production variant of " + a.target + " (accepted: " + known + ")");
+      if (!found) throw InputError("--variant " + *a.variant + ": not a variant of " + a.target + " (accepted: " + known + ", or a mutant of " + a.target + ": kverify list)");
     }
   }
   return a;
@@ -291,7 +291,12 @@ int run_fuzz(const FuzzArgs& a) {
   const fs::path root = source_root();
   const fs::path work = a.work ? fs::path(*a.work) : fuzz_build() / "fuzz-work" / a.target;
   const fs::path corpus = work / "corpus", artifacts = work / "artifacts";
-  const fs::path keep = a.keep ? fs::path(*a.keep) : root / "corpus" / a.target / "regressions";
+  // A mutant's findings are expected: kept in the work folder, never as regression inputs.
+  bool mutant = false;
+  for (const auto& v : mutant_variants()) mutant = mutant || (a.variant && v.op == a.target && v.name == *a.variant);
+  const fs::path keep = a.keep ? fs::path(*a.keep)
+                        : mutant ? work / "findings"
+                                 : root / "corpus" / a.target / "regressions";
   fs::create_directories(corpus, ec);
   fs::create_directories(artifacts, ec);
   if (ec) throw InputError("cannot create " + work.string() + ": " + ec.message());

@@ -15,7 +15,9 @@ cd "$root"
 # The binaries the run uses (built here, carried to the GPU machine under gpu-stage/).
 kStaged=(build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests
          build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/properties/mutants_tests
-         build-gpu/fuzz/fuzz_run build-fuzz-gpu/fuzz/fuzz_cuda)
+         build-gpu/fuzz/fuzz_run)
+# fuzz_cuda (16 MiB) does not fit beside them in the device tool's 64 MiB: the fuzz_cuda step is a
+# call of its own, carrying build-fuzz-gpu/fuzz/fuzz_cuda.
 
 case "${1:-}" in
   build)
@@ -31,9 +33,13 @@ case "${1:-}" in
     # Everything the run needs, at the same relative paths, in one folder: the device tool's `carry`
     # takes at most 8 paths and 64 MiB, so the run is carried as `gpu-stage`.
     rm -rf gpu-stage
-    for f in "${kStaged[@]}"; do install -D "$f" "gpu-stage/$f"; done
+    for f in "${kStaged[@]}"; do install -D "$f" "gpu-stage/$f" && strip "gpu-stage/$f"; done
     du -sh gpu-stage
     echo "carry: gpu-stage   (then on the GPU machine: tools/gpu-run.sh run)"
+    ;;
+  list)
+    grep -oE '^ *step [a-z0-9_"$]+' "${BASH_SOURCE[0]}" | awk '{print $2}' | tr -d '"' |
+      sed 's/^sanitize_\$tool$/sanitize_memcheck sanitize_racecheck sanitize_initcheck sanitize_synccheck/'
     ;;
   run)
     shift
@@ -44,19 +50,26 @@ case "${1:-}" in
     export KVERIFY_REQUIRE_GPU=1
     summary="$out/summary.txt"
     : >"$summary"
+    # `run --parallel STEP...`: the named steps run at the same time (they share the GPU: never
+    # with bench, whose timings need the device alone); their summaries appear as each one ends.
+    parallel=0
+    if [[ "${1:-}" == --parallel ]]; then parallel=1; shift; fi
     selected=("$@")
-    step() {  # step NAME COMMAND...: run (when selected), log to $out/NAME.log, record the exit code
+    run_step() {
       local name="$1"; shift
+      local started=$SECONDS
+      "$@" >"$out/$name.log" 2>&1
+      local rc=$?
+      { echo "=== $name: $*"; tail -n 4 "$out/$name.log" | sed 's/^/    /'
+        echo "    -> exit $rc ($((SECONDS - started)) s)"; } | tee -a "$summary"
+    }
+    step() {  # step NAME COMMAND...: run (when selected), log to $out/NAME.log, record the exit code
+      local name="$1"
       if [[ ${#selected[@]} -gt 0 && " ${selected[*]} " != *" $name "* ]]; then
         echo "=== $name: not selected, not run" >>"$summary"
         return
       fi
-      echo "=== $name: $*" | tee -a "$summary"
-      local started=$SECONDS
-      "$@" >"$out/$name.log" 2>&1
-      local rc=$?
-      tail -n 4 "$out/$name.log" | sed 's/^/    /' | tee -a "$summary"
-      echo "    -> exit $rc ($((SECONDS - started)) s)" | tee -a "$summary"
+      if [[ $parallel -eq 1 ]]; then run_step "$@" & else run_step "$@"; fi
     }
     {
       date -u +"date: %Y-%m-%dT%H:%M:%SZ"
@@ -120,9 +133,66 @@ case "${1:-}" in
     }
     step fuzz_run_cuda fuzz_run_cuda
     step mutants "$k" mutants --backend cuda --out "$out"
-    # At most a few files come back from the device tool: the logs travel as one archive.
-    (cd "$out" && tar czf logs.tgz ./*.log && rm -f ./*.log)
+    bench_quick() {  # the timing path and every baseline on small shapes, then the gate refusing a mutant
+      "$k" bench --quick --seed 1 --json "$out/bench-quick.json" --md "$out/bench-quick.md" || return 1
+      "$k" bench --variant mutant_drop_tail --shape 268435x1000 --dtype f32 --gate-extra 0 \
+        --json /tmp/bench-mutant.json --md /tmp/bench-mutant.md
+      local rc=$?
+      echo "bench of mutant_drop_tail: exit $rc (the gate must refuse it: 1)"
+      [[ $rc -eq 1 ]]
+    }
+    step bench_quick bench_quick
+    # The full bench at the Performance issue's shapes: reports/h200/bench.{json,md}.
+    bench_full() { "$k" bench --seed 1 && cp reports/h200/bench.json reports/h200/bench.md "$out/"; }
+    step bench bench_full
+    # The Performance issue's variants (docs/perf.md): their cuda tests, the GPU-only ones under
+    # compute-sanitizer, and nvcc's resource report of every kernel as evidence.
+    new_variants() {
+      local rc=0
+      build-gpu/pipeline/pipeline_tests --gtest_filter='SoftmaxRegister*:RowSumVector*:VectorVariants*:MatmulRelu.*' || rc=1
+      "$k" check --backend cuda --op softmax --variant cluster_regs --sanitize racecheck --budget 10 \
+        --json /tmp/check-cluster-race.json || rc=1
+      compute-sanitizer --tool memcheck --error-exitcode 99 "$k" run 'op=matmul_relu variant=mma_sync dtype=bf16 shape=300x600x130 backend=cuda' || rc=1
+      compute-sanitizer --tool racecheck --error-exitcode 99 "$k" run 'op=matmul_relu variant=mma_sync dtype=f16 shape=100x70x40 a.offset=1 backend=cuda' || rc=1
+      cuobjdump --dump-resource-usage "$k" | grep -E -A1 'Function .*(softmax|gelu|row_sum|matmul)' >"$out/resources.txt" || true
+      return $rc
+    }
+    step new_variants new_variants
+    # GPU-side verification (README "GPU-side verification"). The catalogue under each
+    # compute-sanitizer tool (f32, 2 cases per property), then each tool on the mutant with its bug.
+    for tool in memcheck racecheck initcheck synccheck; do
+      step "sanitize_$tool" timeout 540 "$k" check --backend cuda --sanitize "$tool" --dtype f32 --budget 2 \
+        --json "/tmp/sanitize-$tool.json"
+    done
+    planted() {  # planted TOOL VARIANT PROPERTY: the tool must fire (check exits 1 with its Verdict)
+      "$k" check --backend cuda --sanitize "$1" --variant "$2" --dtype f32 --properties-only --property "$3" \
+        --budget 2 --json "/tmp/planted-$1.json"
+      local rc=$?
+      echo "compute-sanitizer $1 on $2: check exit $rc (it must fire: 1)"
+      [[ $rc -eq 1 ]]
+    }
+    sanitize_planted() {
+      local ok=0
+      planted memcheck mutant_gpuv_far_oob_write gelu_tanh.reference_agreement || ok=1
+      planted racecheck mutant_missing_barrier softmax.tail_widths || ok=1
+      planted initcheck mutant_gpuv_uninit_scratch row_sum.reference_agreement || ok=1
+      planted synccheck mutant_gpuv_divergent_barrier row_sum.reference_agreement || ok=1
+      return $ok
+    }
+    step sanitize_planted sanitize_planted
+    step fault_isolation tools/tests/fault_isolation.sh "$k" cuda
+    step huge timeout 540 "$k" huge --backend cuda
+    step huge_int32 timeout 300 "$k" huge --backend cuda --variant mutant_gpuv_int32_index
+    agree() { "$k" agree --budget 10 --out "$out"; }
+    step agree agree
+    # The tolerance report on the GPU: reports/h200/{report.json,md,html,plots/}.
+    step report "$k" report --backend cuda --out "$out/report-h200"
+    wait  # the parallel steps
     rmdir "$out/fuzz-findings" 2>/dev/null || true
+    # At most a few files come back from the device tool: everything but the summary travels as one
+    # archive (logs, reports, findings).
+    (cd "$out" && tar czf /tmp/kverify-results.tgz --exclude=./summary.txt . &&
+       find . -mindepth 1 -maxdepth 1 ! -name summary.txt -exec rm -rf {} + && mv /tmp/kverify-results.tgz results.tgz)
     ;;
   *)
     echo "usage: tools/gpu-run.sh build|run   (see the comment at the top of this file)" >&2

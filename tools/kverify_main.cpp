@@ -16,8 +16,12 @@
 #include "pipeline/run_case.hpp"
 #include "properties/catalogue.hpp"
 #include "tools/check_catalogue.hpp"
+#include "tools/fault_report.hpp"
 #include "tools/fuzz_commands.hpp"
+#include "tools/gpu_commands.hpp"
 #include "tools/mutants_command.hpp"
+#include "bench/bench_command.hpp"
+#include "tools/report_command.hpp"
 
 namespace {
 
@@ -62,6 +66,12 @@ const Command kCommands[] = {
      "  --budget N | Ns          N cases per property (default 30), or Ns seconds for all properties\n"
      "  --json PATH              where the summary JSON goes (default kverify-check.json)\n"
      "  --properties-only        skip the boundary Cases\n"
+     "  --sanitize TOOL          with --backend cuda: run the children under compute-sanitizer --tool TOOL\n"
+     "                           (memcheck, racecheck, initcheck, synccheck); each report is a failing\n"
+     "                           Verdict of the Case that was running (NOT RUN, exit 3, without the tool)\n"
+     "  --no-isolate             run every Case in this process (default: a child process per backend x\n"
+     "                           variant, so that a device fault or a crash becomes a failing Verdict\n"
+     "                           'device fault: ...' of the Case that was running, and the rest goes on)\n"
      "  --list                   list the properties and exit\n"
      "A failure prints the shrunk Case (replay it with ./kverify run '<line>') and the command that\n"
      "re-runs the property with the same seed and budget.\n"
@@ -71,7 +81,11 @@ const Command kCommands[] = {
      cmd_list},
     {"fuzz", kverify::kFuzzUsage, kverify::kFuzzSummary, kverify::kFuzzHelp, kverify::fuzz_command},
     {"replay", kverify::kReplayUsage, kverify::kReplaySummary, kverify::kReplayHelp, kverify::replay_command},
+    {"huge", kverify::kHugeUsage, kverify::kHugeSummary, kverify::kHugeHelp, kverify::huge_command},
+    {"agree", kverify::kAgreeUsage, kverify::kAgreeSummary, kverify::kAgreeHelp, kverify::agree_command},
     {"mutants", kverify::kMutantsUsage, kverify::kMutantsSummary, kverify::kMutantsHelp, kverify::mutants_command},
+    {"bench", kverify::kBenchUsage, kverify::kBenchSummary, kverify::kBenchHelp, kverify::bench_command},
+    {"report", kverify::kReportUsage, kverify::kReportSummary, kverify::kReportHelp, kverify::report_command},
     {"help", "help [command | case [--markdown] | values]", "this overview, a command's help, the Case fields, the value recipes", "",
      cmd_help},
 };
@@ -104,8 +118,11 @@ int cmd_run(Args args) {
     return kBadInput;
   }
   const kverify::Case c = kverify::parse_case(line);
+  kverify::report_faults_of(c.to_text());  // a crashing kernel still ends in a FAIL line, exit 1
   const kverify::Verdict v = kverify::run_case(c);
   std::printf("%s\n", format(v).c_str());
+  if (std::string why; v.outcome == kverify::Outcome::fail && kverify::device_context_lost(kverify::resolve_backend(c.backend), &why))
+    std::printf("device fault: %s: the kernel faulted and the CUDA context is lost\n", why.c_str());
   switch (v.outcome) {
     case kverify::Outcome::pass: return kPass;
     case kverify::Outcome::fail: return kFail;
@@ -171,6 +188,22 @@ int cmd_check(Args args) {
       options.json_path = std::string(value(arg));
     } else if (arg == "--properties-only") {
       options.boundary_cases = false;
+    } else if (arg == "--no-isolate") {
+      options.isolate = false;
+    } else if (arg == "--sanitize") {
+      const auto t = value(arg);
+      if (t != "memcheck" && t != "racecheck" && t != "initcheck" && t != "synccheck")
+        throw kverify::InputError("option --sanitize " + std::string(t) + ": accepted memcheck, racecheck, initcheck, synccheck");
+      options.sanitize = std::string(t);
+    } else if (arg == "--child") {  // internal: a child process of an isolated check
+      options.child = true;
+    } else if (arg == "--first-part" || arg == "--skip-cases") {  // internal, for children
+      const auto v = value(arg);
+      int n = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || end != v.data() + v.size() || n < 0)
+        throw kverify::InputError("option " + std::string(arg) + " " + std::string(v) + ": accepted a whole number >= 0");
+      (arg == "--first-part" ? options.first_part : options.skip_cases) = n;
     } else if (arg == "--list") {
       for (const auto& p : kverify::properties::all_properties())
         std::printf("%-44s %s\n", std::string(p.name).c_str(), std::string(p.checks).c_str());
@@ -254,7 +287,7 @@ int main(int argc, char** argv) {
       return kBadInput;
     }
   }
-  std::fprintf(stderr, "kverify: unknown command '%s' (accepted: run, check, list, fuzz, replay, mutants, help; ./kverify --help)\n",
+  std::fprintf(stderr, "kverify: unknown command '%s' (accepted: run, check, list, fuzz, replay, mutants, huge, agree, help; ./kverify --help)\n",
                std::string(args[0]).c_str());
   return kBadInput;
 }

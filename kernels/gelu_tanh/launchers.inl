@@ -11,6 +11,7 @@
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/gelu_tanh/gelu_tanh_contiguous_vec.cuh"
 #include "kernels/gelu_tanh/gelu_tanh_strided.cuh"
+#include "kernels/gelu_tanh/gelu_tanh_vec_ilp.cuh"
 #include "kernels/gelu_tanh/vector_plan.hpp"
 
 namespace kverify::kernels::gelu_tanh {
@@ -72,6 +73,23 @@ void contiguous_vec(const LaunchRequest& r) {
                                      r.tensors[0].layout.rows * r.tensors[0].layout.cols};
     const long long vectors = args.n / GeluVector<T>::kLanes;
     KV_LAUNCH(gelu_tanh_contiguous_vec<T>, dim3(blocks_for(vectors)), dim3(kThreads), 0, r, args);
+  });
+}
+
+// vec_ilp: the same precondition and fallback as contiguous_vec; kGeluUnroll vectors in flight per
+// thread, one block per 256 x kGeluUnroll vectors, at most 132 SMs x 8 blocks.
+void vec_ilp(const LaunchRequest& r) {
+  if (!takes_vector_path(r)) {
+    strided(r);
+    return;
+  }
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const GeluContiguousArgs<T> args{static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data),
+                                     r.tensors[0].layout.rows * r.tensors[0].layout.cols};
+    const long long vectors = args.n / GeluVector<T>::kLanes;
+    const long long per_block = kThreads * kGeluUnroll;
+    const auto blocks = static_cast<unsigned>(std::clamp((vectors + per_block - 1) / per_block, 1LL, kMaxBlocks));
+    KV_LAUNCH(gelu_tanh_vec_ilp<T>, dim3(blocks), dim3(kThreads), 0, r, args);
   });
 }
 

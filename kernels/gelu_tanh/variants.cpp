@@ -8,6 +8,7 @@ namespace kverify {
 namespace kernels::gelu_tanh {
 KV_DECLARE_LAUNCHER(contiguous_vec)
 KV_DECLARE_LAUNCHER(strided)
+KV_DECLARE_LAUNCHER(vec_ilp)
 
 namespace {
 
@@ -25,6 +26,12 @@ bool vector_path_for(const Case& c) {
 }  // namespace
 
 const Variant kVariants[] = {
+    {.op = "gelu_tanh",
+     .name = "vec_ilp",
+     .strategy = "contiguous_vec's precondition and fallback, with 4 16-byte vectors per thread loaded "
+                 "before any is computed (more bytes in flight); f16/bf16 branch-free, one expf and one fast division",
+     .auto_when = &vector_path_for,
+     KV_LAUNCHERS(vec_ilp)},
     {.op = "gelu_tanh",
      .name = "contiguous_vec",
      .strategy = "x and y dense in the same order and 16-byte aligned: 16-byte vector loads/stores in a "

@@ -2,6 +2,7 @@
 // matmul_relu_cuda.cu for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first;
 // KV_LAUNCH differs. Included without KV_BACKEND it gives matmul_relu_args only (tests use it).
 #include "kernels/common/backend_launch.hpp"
+#include "kernels/matmul_relu/matmul_relu_simt128.cuh"
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"
 
 namespace kverify::kernels::matmul_relu {
@@ -34,6 +35,16 @@ void tiled_smem(const LaunchRequest& r) {
     const auto args = matmul_relu_args<T>(r);
     const dim3 grid(grid_extent((args.n + kBN - 1) / kBN, 0x7fffffff), grid_extent((args.m + kBM - 1) / kBM, 65535));
     KV_LAUNCH(matmul_relu_tiled_smem<T>, grid, dim3(kThreads), 0, r, args);
+  });
+}
+
+// 128 x 128 tiles of C, 256 threads with 8 x 8 register tiles; grid x over N tiles, y over M tiles.
+void simt_128x128(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    using namespace matmul_simt128;
+    const auto args = matmul_relu_args<T>(r);
+    const dim3 grid(grid_extent((args.n + kBN - 1) / kBN, 0x7fffffff), grid_extent((args.m + kBM - 1) / kBM, 65535));
+    KV_LAUNCH(matmul_relu_simt128<T>, grid, dim3(kThreads), 0, r, args);
   });
 }
 

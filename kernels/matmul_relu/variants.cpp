@@ -5,8 +5,53 @@
 namespace kverify {
 namespace kernels::matmul_relu {
 KV_DECLARE_LAUNCHER(tiled_smem)
+KV_DECLARE_LAUNCHER(simt_128x128)
+#if KVERIFY_HAVE_CUDA
+namespace cuda {
+void mma_sync(const LaunchRequest&);  // matmul_relu_mma_cuda.cu: cuda only
+}
+#endif
+
+// mma_sync's layouts: A k-contiguous; B n-contiguous (row-major) or k-contiguous (column-major).
+// A dimension of extent 1 has no stride that matters.
+std::string mma_sync_not_applicable(const Case& c) {
+  const Layout2D a = c.layout(0), b = c.layout(1);
+  std::string why;
+  if (!(a.col_stride == 1 || a.cols == 1))
+    why = "needs A with unit column stride (row-major, rows may be padded); got a.strides=" +
+          std::to_string(a.row_stride) + "," + std::to_string(a.col_stride);
+  else if (!(b.col_stride == 1 || b.row_stride == 1 || b.cols == 1 || b.rows == 1))
+    why = "needs B with a unit column stride (row-major) or unit row stride (column-major); got b.strides=" +
+          std::to_string(b.row_stride) + "," + std::to_string(b.col_stride);
+  if (!why.empty()) why += " (variant=tiled_smem or simt_128x128 take any strides)";
+  return why;
+}
 
 const Variant kVariants[] = {
+    // auto's first choice for f16/bf16 on cuda when the layouts fit; never on emu.
+    {.op = "matmul_relu",
+     .name = "mma_sync",
+     .strategy = "tensor cores: mma.sync m16n8k16 with f32 accumulators, ldmatrix from XOR-swizzled shared "
+                 "tiles, 4-6 stage cp.async pipeline (register-staged loads for unaligned rows), 128x256 "
+                 "or 64x64 block tile, ReLU in registers, masked M/N/K tails; A row-major, B either",
+     .f32 = false,
+     .on_emu = false,
+     .emu_unsupported_reason = "tensor-core PTX (mma.sync/ldmatrix/cp.async) has no emu model",
+     .not_applicable = &mma_sync_not_applicable,
+#if KVERIFY_HAVE_CUDA
+     .launch_emu = nullptr,
+     .launch_cuda = &cuda::mma_sync},
+#else
+     .launch_emu = nullptr,
+     .launch_cuda = nullptr},
+#endif
+    // auto's choice for f32 (and anything mma_sync does not take is left to tiled_smem).
+    {.op = "matmul_relu",
+     .name = "simt_128x128",
+     .strategy = "128x128 block tile, K tile 8 double-buffered in shared memory, 256 threads with 8x8 "
+                 "register tiles, f32 fmaf accumulation (no TF32), ReLU after the full K sum, masked tails",
+     .auto_when = [](const Case& c) { return c.dtype == DType::f32; },
+     KV_LAUNCHERS(simt_128x128)},
     {.op = "matmul_relu",
      .name = "tiled_smem",
      .strategy = "64x64 block tile, K tile 16 staged in shared memory, 256 threads with 4x4 register "

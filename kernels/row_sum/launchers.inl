@@ -1,7 +1,10 @@
 // The row_sum launchers, written once: row_sum_emu.cpp and row_sum_cuda.cu compile them, each
 // defining KV_BACKEND (emu or cuda) first.
+#include <algorithm>
+
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/row_sum/row_sum_kernels.cuh"
+#include "kernels/row_sum/row_sum_vec.cuh"
 
 namespace kverify::kernels::row_sum {
 
@@ -29,6 +32,36 @@ inline SplitPlan split_plan(long long cols) {
 inline std::size_t split_row_workspace(const LaunchRequest& r) {
   const Layout2D& x = r.tensors[0].layout;
   return static_cast<std::size_t>(x.rows * split_plan(x.cols).splits) * sizeof(float);
+}
+
+// split_vec's shape (row_sum_vec.cuh): enough blocks of 256 threads for 132 SMs x 8, but chunks
+// of at least 2048 elements (the addition-depth bound) and at most 1024 splits (the combine).
+// The chunk is a multiple of 8 elements so that it keeps 16-byte alignment for every dtype; the
+// plan depends on the shape alone (the workspace is sized before pointers exist).
+inline constexpr long long kSplitVecTargetBlocks = 132 * 8;
+inline constexpr long long kSplitVecMinChunk = 2048;
+inline SplitPlan split_vec_plan(long long rows, long long cols) {
+  long long splits = (kSplitVecTargetBlocks + rows - 1) / rows;
+  splits = std::min({splits, 1024LL, std::max(1LL, cols / kSplitVecMinChunk)});
+  const long long chunk = ((cols + splits - 1) / splits + 7) / 8 * 8;
+  return {(cols + chunk - 1) / chunk, chunk};
+}
+inline std::size_t split_vec_workspace(const LaunchRequest& r) {
+  const Layout2D& x = r.tensors[0].layout;
+  const SplitPlan plan = split_vec_plan(x.rows, x.cols);
+  return plan.splits > 1 ? static_cast<std::size_t>(x.rows * plan.splits) * sizeof(float) : 0;
+}
+
+inline constexpr long long kRowSumRowsVecMaxColumns = 1024;
+
+inline bool row_sum_vector_path(const LaunchRequest& r) {
+  return vector_rows_ok(r.tensors[0].layout, reinterpret_cast<std::uintptr_t>(r.tensors[0].data), size_of(r.dtype));
+}
+
+inline long long row_sum_next_pow2(long long n) {
+  long long p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
 
 #if defined(KV_BACKEND)
@@ -61,6 +94,48 @@ void split_row(const LaunchRequest& r) {
               dim3(256), 0, r, args, plan.chunk, partials);
     KV_LAUNCH(row_sum_split_combine<T>, dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, r, args,
               plan.splits, static_cast<const float*>(partials));
+  });
+}
+
+// rows_vec: G = next power of two of the row's vectors (<= 32) lanes per row; P = 4 vectors per
+// lane per step for full warps (one step covers 32 x 4 vectors), 1 for narrower groups.
+template <typename T, int V>
+void rows_vec_launch(const LaunchRequest& r, const RowSumArgs<T>& args) {
+  const long long vectors = (args.cols + V - 1) / V;
+  const int g = static_cast<int>(row_sum_next_pow2(vectors < 32 ? vectors : 32));
+  const long long rows_per_block = 256 / g;
+  const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
+  switch (g) {
+    case 1: KV_LAUNCH((row_sum_rows_vec<T, V, 1, 1>), grid, block, 0, r, args); break;
+    case 2: KV_LAUNCH((row_sum_rows_vec<T, V, 2, 1>), grid, block, 0, r, args); break;
+    case 4: KV_LAUNCH((row_sum_rows_vec<T, V, 4, 1>), grid, block, 0, r, args); break;
+    case 8: KV_LAUNCH((row_sum_rows_vec<T, V, 8, 1>), grid, block, 0, r, args); break;
+    case 16: KV_LAUNCH((row_sum_rows_vec<T, V, 16, 1>), grid, block, 0, r, args); break;
+    default: KV_LAUNCH((row_sum_rows_vec<T, V, 32, 4>), grid, block, 0, r, args); break;
+  }
+}
+
+void rows_vec(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = row_sum_args<T>(r);
+    if (args.cols > kRowSumRowsVecMaxColumns)
+      throw std::invalid_argument("row_sum/rows_vec takes rows of at most 1024 columns");
+    if (row_sum_vector_path(r)) rows_vec_launch<T, kLanesPerVector<T>>(r, args);
+    else rows_vec_launch<T, 1>(r, args);
+  });
+}
+
+void split_vec(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = row_sum_args<T>(r);
+    const SplitPlan plan = split_vec_plan(args.rows, args.cols);
+    auto* partials = static_cast<float*>(r.workspace);
+    const dim3 grid(static_cast<unsigned>(plan.splits), static_cast<unsigned>(std::min(args.rows, 65535LL)));
+    if (row_sum_vector_path(r)) KV_LAUNCH((row_sum_split_vec<T, kLanesPerVector<T>>), grid, dim3(256), 0, r, args, plan.chunk, partials);
+    else KV_LAUNCH((row_sum_split_vec<T, 1>), grid, dim3(256), 0, r, args, plan.chunk, partials);
+    if (plan.splits > 1)
+      KV_LAUNCH(row_sum_split_combine<T>, dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, r, args,
+                plan.splits, static_cast<const float*>(partials));
   });
 }
 

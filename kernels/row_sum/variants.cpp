@@ -8,6 +8,8 @@ namespace kernels::row_sum {
 KV_DECLARE_LAUNCHER(warp_per_row)
 KV_DECLARE_LAUNCHER(block_per_row)
 KV_DECLARE_LAUNCHER(split_row)
+KV_DECLARE_LAUNCHER(rows_vec)
+KV_DECLARE_LAUNCHER(split_vec)
 
 namespace {
 constexpr std::int64_t kH200Sms = 132;
@@ -16,6 +18,22 @@ std::int64_t cols_of(const Case& c) { return c.shape[1]; }
 }  // namespace
 
 const Variant kVariants[] = {
+    // Issue 11: 16-byte vector loads where the layout allows (unit column stride, 16-byte aligned
+    // rows), the same kernels one element at a time otherwise; row_sum_vec.cuh.
+    {.op = "row_sum",
+     .name = "rows_vec",
+     .strategy = "rows <= 1024: 1..32 lanes per row (several rows per warp), 16-byte loads, 4 in flight "
+                 "per lane, per-vector-lane accumulators, width-G shuffles",
+     .max_rows = 0x7fffffffll,
+     .max_cols = kRowSumRowsVecMaxColumns,
+     .auto_when = [](const Case& c) { return cols_of(c) <= kRowSumRowsVecMaxColumns; },
+     KV_LAUNCHERS(rows_vec)},
+    {.op = "row_sum",
+     .name = "split_vec",
+     .strategy = "any width: chunks of >= 2048 elements over ~1056 blocks of 256 threads, 16-byte loads, "
+                 "4 in flight per thread; partials combined in a fixed order (no atomics)",
+     .workspace_bytes = &split_vec_workspace,
+     KV_LAUNCHERS(split_vec)},
     {.op = "row_sum",
      .name = "warp_per_row",
      .strategy = "a warp per row, 8 rows per block, lanes stride the row, butterfly reduction",

@@ -4,6 +4,8 @@
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/softmax/softmax_block_on_chip.cuh"
 #include "kernels/softmax/softmax_block_per_row.cuh"
+#include "kernels/softmax/softmax_block_regs.cuh"
+#include "kernels/softmax/softmax_rows_vec.cuh"
 #include "kernels/softmax/softmax_online.cuh"
 #include "kernels/softmax/softmax_warp_per_row.cuh"
 
@@ -24,6 +26,56 @@ inline unsigned block_threads(long long cols, unsigned max_threads) {
 }
 
 inline constexpr long long kWarpPerRowMaxColumns = 32 * 32;
+
+// The register-resident variants (softmax_rows_vec.cuh, softmax_block_regs.cuh) hold at most 32
+// values per thread: rows_vec 32 lanes x 32 = 1024 columns, block_regs 1024 threads x 32 = 32768,
+// cluster_regs 8 blocks x 32768 = 262144.
+inline constexpr long long kRowsVecMaxColumns = 32 * kSoftmaxRegsMaxValues;
+inline constexpr long long kBlockRegsMaxColumns = static_cast<long long>(kSoftmaxRegsMaxThreads) * kSoftmaxRegsMaxValues;
+inline constexpr long long kClusterRegsMaxColumns = kSoftmaxMaxCluster * kBlockRegsMaxColumns;
+
+// Whether x and y both take 16-byte vectors (vec_io.cuh); otherwise the V = 1 instantiation runs.
+inline bool softmax_vector_path(const LaunchRequest& r) {
+  const std::size_t bytes = size_of(r.dtype);
+  return vector_rows_ok(r.tensors[0].layout, reinterpret_cast<std::uintptr_t>(r.tensors[0].data), bytes) &&
+         vector_rows_ok(r.tensors[1].layout, reinterpret_cast<std::uintptr_t>(r.tensors[1].data), bytes);
+}
+
+inline long long next_pow2(long long n) {
+  long long p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+// Vectors per thread P for a block_regs slice of `vectors` vectors of V elements: as many as
+// possible (the fewest threads per row: more blocks per SM, so one block's loads overlap another's
+// reductions and stores), but >= 128 threads while the row allows, and the slice must fit 1024
+// threads. P <= 32 / V values per thread (64 registers, no spill for V > 1 in nvcc's report;
+// V = 1 stops at 16 unless the row needs 32, which spills: docs/perf.md).
+inline int regs_per_thread(long long vectors, int v) {
+  int fit = 1;
+  while ((vectors + fit - 1) / fit > kSoftmaxRegsMaxThreads) fit *= 2;
+  int p = v == 1 ? 16 : kSoftmaxRegsMaxValues / v;
+  if (p < fit) p = fit;
+  while (p > fit && (vectors + p - 1) / p < 128) p /= 2;
+  return p;
+}
+inline unsigned regs_threads(long long vectors, int p) {
+  const long long t = ((vectors + p - 1) / p + 31) / 32 * 32;
+  return static_cast<unsigned>(t < 32 ? 32 : t);
+}
+
+// Calls f.template operator()<P>() for the runtime p in {1, 2, 4, ..., kMax}.
+template <int kMax, typename F>
+void with_pow2(int p, F&& f) {
+  if constexpr (kMax >= 1) {
+    if (p == kMax) {
+      f.template operator()<kMax>();
+      return;
+    }
+    if constexpr (kMax > 1) with_pow2<kMax / 2>(p, f);
+  }
+}
 
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
@@ -75,6 +127,102 @@ void online(const LaunchRequest& r) {
               args);
   });
 }
+
+// rows_vec: G = next power of two of the row's vectors (<= 32) lanes per row, P vectors per lane.
+template <typename T, int V>
+void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
+  const long long vectors = (args.cols + V - 1) / V;
+  const int g = static_cast<int>(next_pow2(vectors < 32 ? vectors : 32));
+  const int p = static_cast<int>(next_pow2((vectors + 31) / 32));
+  const long long rows_per_block = 256 / g;
+  const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
+  if (g < 32) {
+    with_pow2<16>(g, [&]<int G>() { KV_LAUNCH((softmax_rows_vec<T, V, G, 1>), grid, block, 0, r, args); });
+  } else {
+    with_pow2<32 / V>(p, [&]<int P>() { KV_LAUNCH((softmax_rows_vec<T, V, 32, P>), grid, block, 0, r, args); });
+  }
+}
+
+void rows_vec(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = softmax_args<T>(r);
+    if (args.cols > kRowsVecMaxColumns)
+      throw std::invalid_argument("softmax/rows_vec takes rows of at most 1024 columns");
+    if (softmax_vector_path(r)) rows_vec_launch<T, kLanesPerVector<T>>(r, args);
+    else rows_vec_launch<T, 1>(r, args);
+  });
+}
+
+inline unsigned rows_grid(long long rows) { return static_cast<unsigned>(rows < 65535 ? rows : 65535); }
+
+template <typename T, int V>
+void block_regs_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
+  const long long vectors = (args.cols + V - 1) / V;
+  const int p = regs_per_thread(vectors, V);
+  const dim3 grid(1, rows_grid(args.rows)), block(regs_threads(vectors, p));
+  with_pow2<kSoftmaxRegsMaxValues / V>(
+      p, [&]<int P>() { KV_LAUNCH((softmax_block_regs<T, V, P, false>), grid, block, 0, r, args); });
+}
+
+void block_regs(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = softmax_args<T>(r);
+    if (args.cols > kBlockRegsMaxColumns)
+      throw std::invalid_argument("softmax/block_regs takes rows of at most 32768 columns");
+    if (softmax_vector_path(r)) block_regs_launch<T, kLanesPerVector<T>>(r, args);
+    else block_regs_launch<T, 1>(r, args);
+  });
+}
+
+#if defined(__CUDACC__)
+// cluster_regs: C = 2, 4 or 8 blocks per row (the portable cluster sizes): at least the C whose
+// slices fit 1024 threads x 32 values, doubled while each block keeps >= 128 threads at 32 values
+// (more, smaller blocks: several per SM, so loads of one overlap the exchange of another); at least
+// 2 so that even narrow Cases exercise the distributed shared memory exchange.
+template <typename T, int V>
+void cluster_regs_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
+  const long long vectors = (args.cols + V - 1) / V;
+  const long long per_thread = kSoftmaxRegsMaxValues / V;
+  const long long per_block_max = static_cast<long long>(kSoftmaxRegsMaxThreads) * per_thread;
+  unsigned c = 2;
+  while ((vectors + c - 1) / c > per_block_max) c *= 2;
+  while (c < kSoftmaxMaxCluster && (vectors + 2 * c - 1) / (2 * c) >= 128 * per_thread) c *= 2;
+  const long long slice = (vectors + c - 1) / c;
+  const int p = regs_per_thread(slice, V);
+  with_pow2<kSoftmaxRegsMaxValues / V>(p, [&]<int P>() {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(c, rows_grid(args.rows));
+    config.blockDim = dim3(regs_threads(slice, p));
+    config.dynamicSmemBytes = 0;
+    config.stream = static_cast<cudaStream_t>(r.stream);
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = c;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    ::kverify::cuda::check(cudaLaunchKernelEx(&config, softmax_block_regs<T, V, P, true>, args),
+                           "cudaLaunchKernelEx(softmax_block_regs, cluster) for softmax/cluster_regs");
+  });
+}
+
+void cluster_regs(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = softmax_args<T>(r);
+    if (args.cols > kClusterRegsMaxColumns)
+      throw std::invalid_argument("softmax/cluster_regs takes rows of at most 262144 columns");
+    if (softmax_vector_path(r)) cluster_regs_launch<T, kLanesPerVector<T>>(r, args);
+    else cluster_regs_launch<T, 1>(r, args);
+  });
+}
+#else
+// Thread-block clusters and distributed shared memory exist only on sm_90; the registry marks
+// cluster_regs on_emu = false, so this is reached only by a direct call.
+void cluster_regs(const LaunchRequest&) {
+  throw std::invalid_argument("softmax/cluster_regs runs only on the cuda backend (sm_90 thread-block clusters)");
+}
+#endif
 
 }  // namespace KV_BACKEND
 #endif

@@ -1,5 +1,7 @@
-// softmax's registry entries, in dispatch order: narrow rows in registers, rows that fit in
-// shared memory, then streaming for anything wider. block_per_row (three reads of the row) stays
+// softmax's registry entries, in dispatch order: the register-resident rows_vec (<= 1024 columns),
+// block_regs (<= 32768) and cluster_regs (<= 262144, GPU only), then the earlier narrow, on-chip
+// and streaming variants (reachable by name; online is auto's choice beyond 262144 and on emu
+// beyond 32768). block_per_row (three reads of the row) stays
 // as the simple reference strategy; auto never picks it.
 #include "kernels/common/variant_launchers.hpp"
 #include "kernels/registry.hpp"
@@ -11,8 +13,37 @@ KV_DECLARE_LAUNCHER(block_per_row)
 KV_DECLARE_LAUNCHER(warp_per_row)
 KV_DECLARE_LAUNCHER(block_on_chip)
 KV_DECLARE_LAUNCHER(online)
+KV_DECLARE_LAUNCHER(rows_vec)
+KV_DECLARE_LAUNCHER(block_regs)
+KV_DECLARE_LAUNCHER(cluster_regs)
 
 const Variant kVariants[] = {
+    // The register-resident variants (issue 11): each input element read once, 16-byte vectors
+    // where the layout allows (unit column stride, 16-byte aligned rows), any layout otherwise.
+    {.op = "softmax",
+     .name = "rows_vec",
+     .strategy = "rows <= 1024: G = 1..32 lanes per row (several rows per warp), the row in registers, "
+                 "16-byte loads all issued first, width-G shuffles",
+     .max_rows = 0x7fffffffll,
+     .max_cols = kRowsVecMaxColumns,
+     KV_LAUNCHERS(rows_vec)},
+    {.op = "softmax",
+     .name = "block_regs",
+     .strategy = "rows <= 32768: a block per row, up to 32 values per thread in registers, 16-byte loads, "
+                 "block reductions",
+     .max_rows = 0x7fffffffll,
+     .max_cols = kBlockRegsMaxColumns,
+     KV_LAUNCHERS(block_regs)},
+    {.op = "softmax",
+     .name = "cluster_regs",
+     .strategy = "rows <= 262144: a cluster of 2-8 blocks per row, each holding a slice in registers; "
+                 "max and sum exchanged through distributed shared memory",
+     .on_emu = false,
+     .emu_unsupported_reason = "sm_90 thread-block clusters and distributed shared memory have no emu model; "
+                               "block_regs runs the same per-block code on emu",
+     .max_rows = 0x7fffffffll,
+     .max_cols = kClusterRegsMaxColumns,
+     KV_LAUNCHERS(cluster_regs)},
     {.op = "softmax",
      .name = "warp_per_row",
      .strategy = "narrow rows: a warp per row, 8 rows per block, the row in registers",

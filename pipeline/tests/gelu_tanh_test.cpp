@@ -37,13 +37,18 @@ kverify::Verdict run_variant(const Variant& v, const std::string& line) {
   return kverify::run_case(c);
 }
 
-TEST(GeluTanh, RegistryHasTheVectorPathFirstThenStrided) {
+// auto's choice where the vector path applies: vec_ilp (issue 11), contiguous_vec's successor.
+constexpr const char* kAutoVector = "vec_ilp";
+
+TEST(GeluTanh, RegistryHasTheVectorPathsFirstThenStrided) {
   const auto vs = gelu_variants();
-  ASSERT_EQ(vs.size(), 2u);
-  EXPECT_EQ(vs[0]->name, "contiguous_vec");
+  ASSERT_EQ(vs.size(), 3u);
+  EXPECT_EQ(vs[0]->name, "vec_ilp");
   EXPECT_NE(vs[0]->auto_when, nullptr);
-  EXPECT_EQ(vs[1]->name, "strided");
-  EXPECT_EQ(vs[1]->auto_when, nullptr) << "the fallback takes every Case";
+  EXPECT_EQ(vs[1]->name, "contiguous_vec");
+  EXPECT_NE(vs[1]->auto_when, nullptr);
+  EXPECT_EQ(vs[2]->name, "strided");
+  EXPECT_EQ(vs[2]->auto_when, nullptr) << "the fallback takes every Case";
 }
 
 TEST(GeluTanh, EveryVariantPassesOrdinaryTailStridedAndExtremeCasesInEveryDtype) {
@@ -79,7 +84,7 @@ TEST(GeluTanh, EveryVariantPassesOrdinaryTailStridedAndExtremeCasesInEveryDtype)
         ++ran;
       }
     }
-  EXPECT_EQ(ran, 2 * (3 * static_cast<int>(common.size()) + 2 + 4 + 4));
+  EXPECT_EQ(ran, static_cast<int>(gelu_variants().size()) * (3 * static_cast<int>(common.size()) + 2 + 4 + 4));
 }
 
 TEST(GeluTanh, XEqualElevenIsElevenNotNan) {
@@ -95,18 +100,18 @@ TEST(GeluTanh, AutoPicksTheVectorPathForDenseAlignedLayoutsAndStridedOtherwise) 
     const char* line;
     const char* variant;
   } cases[] = {
-      {"dtype=f32 shape=16x1000", "contiguous_vec"},
-      {"dtype=f16 shape=16x1000", "contiguous_vec"},
-      {"dtype=bf16 shape=3x33", "contiguous_vec"},
-      {"dtype=f32 shape=5x127 x.offset=4 y.offset=8", "contiguous_vec"},
+      {"dtype=f32 shape=16x1000", kAutoVector},
+      {"dtype=f16 shape=16x1000", kAutoVector},
+      {"dtype=bf16 shape=3x33", kAutoVector},
+      {"dtype=f32 shape=5x127 x.offset=4 y.offset=8", kAutoVector},
       {"dtype=f16 shape=5x127 x.offset=4 y.offset=8", "strided"},  // x 8 bytes past a 16-byte boundary
-      {"dtype=bf16 shape=2x129 x.offset=8 y.offset=16", "contiguous_vec"},
+      {"dtype=bf16 shape=2x129 x.offset=8 y.offset=16", kAutoVector},
       {"dtype=f32 shape=7x1021 x.offset=1", "strided"},
       {"dtype=f32 shape=4x50 x.offset=3 y.offset=3", "strided"},
-      {"dtype=f32 shape=6x31 x.strides=1,6 y.strides=1,6", "contiguous_vec"},  // same (column) order
+      {"dtype=f32 shape=6x31 x.strides=1,6 y.strides=1,6", kAutoVector},  // same (column) order
       {"dtype=f32 shape=6x31 x.strides=1,6", "strided"},
       {"dtype=f32 shape=5x40 x.strides=64,1", "strided"},
-      {"dtype=f32 shape=1x40 x.strides=64,1", "contiguous_vec"},  // one row: a dense run whatever the row stride
+      {"dtype=f32 shape=1x40 x.strides=64,1", kAutoVector},  // one row: a dense run whatever the row stride
   };
   for (const auto& tc : cases) {
     const auto verdict = kverify::run_case(parse_case(std::string("op=gelu_tanh backend=emu ") + tc.line));

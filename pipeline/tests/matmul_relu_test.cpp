@@ -1,4 +1,4 @@
-// matmul_relu end to end on emu: the production tiled_smem kernel passes the Case pipeline for
+// matmul_relu end to end on emu: the production SIMT kernels (tiled_smem, simt_128x128) pass the Case pipeline for
 // every dtype over ordinary shapes, M/N/K tails, strided and offset layouts and value recipes
 // (exact mode for integers); its NaN/inf behaviour follows the contract; and kernels planted with
 // the op's classic bugs (ReLU per K tile, a dropped K tail tile, a column-major A read as row-major,
@@ -7,14 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/values.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/matmul_relu/launchers.inl"  // matmul_relu_args, without KV_BACKEND: no launchers
 #include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
 #include "reference/matmul_relu.hpp"
 
@@ -32,8 +35,16 @@ bool has_guard(const kverify::Verdict& v, const std::string& guard, const std::s
   return false;
 }
 
+// The Case on every emu-runnable production variant (tiled_smem, simt_128x128): the first Verdict
+// that is not a clean pass, else the last one.
 kverify::Verdict run_line(const std::string& rest, const char* dtype) {
-  return run_case(parse_case("op=matmul_relu variant=tiled_smem backend=emu dtype=" + std::string(dtype) + " " + rest));
+  kverify::Verdict last;
+  for (const char* variant : {"tiled_smem", "simt_128x128"}) {
+    last = run_case(parse_case("op=matmul_relu backend=emu variant=" + std::string(variant) + " dtype=" +
+                               std::string(dtype) + " " + rest));
+    if (last.outcome != Outcome::pass || !last.guards.empty()) return last;
+  }
+  return last;
 }
 
 constexpr const char* kDtypes[] = {"f32", "f16", "bf16"};
@@ -57,13 +68,101 @@ kverify::Expectations reference_of(const kverify::Case& c) {
 }
 
 TEST(MatmulRelu, IsRegisteredForEveryDtypeAndChosenByAuto) {
-  const auto* v = kverify::find_variant("matmul_relu", "tiled_smem");
+  for (const char* name : {"tiled_smem", "simt_128x128"}) {
+    const auto* v = kverify::find_variant("matmul_relu", name);
+    ASSERT_NE(v, nullptr) << name;
+    EXPECT_TRUE(v->f32 && v->f16 && v->bf16) << name;
+    EXPECT_NE(v->launch_emu, nullptr) << name;
+  }
+  // On emu, auto takes the register-blocked SIMT kernel for f32 and tiled_smem for f16/bf16 (the
+  // tensor-core variant, first in dispatch order, does not run on emu).
+  for (const char* dtype : kDtypes) {
+    const auto verdict = run_case(parse_case("op=matmul_relu shape=5x6x7 backend=emu dtype=" + std::string(dtype)));
+    EXPECT_EQ(verdict.outcome, Outcome::pass) << format(verdict);
+    const std::string want = std::string("variant=") + (std::string(dtype) == "f32" ? "simt_128x128" : "tiled_smem");
+    EXPECT_NE(verdict.reproduce.find(want), std::string::npos) << verdict.reproduce;
+  }
+}
+
+kverify::Verdict run_variant(const char* variant, const std::string& rest, const char* dtype) {
+  return run_case(parse_case("op=matmul_relu backend=emu variant=" + std::string(variant) + " dtype=" +
+                             std::string(dtype) + " " + rest));
+}
+
+TEST(MatmulRelu, SimtPassesItsOwnTileBoundaries) {
+  // simt_128x128: 128 is the block tile in M and N, 8 the K tile; blocks loop past the grid in M.
+  for (const char* dtype : kDtypes)
+    for (const char* rest : {"shape=128x128x8", "shape=129x127x9", "shape=130x257x17 values=int:3 seed=4",
+                             "shape=200x140x33 a.strides=1,200 b.strides=1,33 c.strides=1,200",
+                             "shape=129x129x7 a.strides=9,1 b.strides=140,1 c.strides=131,1 a.offset=1 schedule=5"}) {
+      const auto v = run_variant("simt_128x128", rest, dtype);
+      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+      EXPECT_TRUE(v.guards.empty()) << format(v);
+    }
+}
+
+// mma_sync is cuda only: on emu it is skipped with the registry's reason, auto passes over it, and
+// its layout predicate names what it needs.
+TEST(MatmulRelu, TensorCoreVariantIsCudaOnlyAndStatesItsLayouts) {
+  const auto* v = kverify::find_variant("matmul_relu", "mma_sync");
   ASSERT_NE(v, nullptr);
-  EXPECT_TRUE(v->f32 && v->f16 && v->bf16);
-  EXPECT_NE(v->launch_emu, nullptr);
-  const auto verdict = run_case(parse_case("op=matmul_relu shape=5x6x7 backend=emu"));
-  EXPECT_EQ(verdict.outcome, Outcome::pass) << format(verdict);
-  EXPECT_NE(verdict.reproduce.find("variant=tiled_smem"), std::string::npos) << verdict.reproduce;
+  EXPECT_FALSE(v->on_emu);
+  EXPECT_FALSE(v->f32);
+  EXPECT_EQ(v->launch_emu, nullptr);
+  auto c = parse_case("op=matmul_relu shape=64x64x64 dtype=bf16 variant=mma_sync backend=emu");
+  const auto emu_why = kverify::unsupported(*v, c, kverify::Backend::emu);
+  ASSERT_TRUE(emu_why.has_value());
+  EXPECT_NE(emu_why->find("tensor-core PTX (mma.sync/ldmatrix/cp.async) has no emu model"), std::string::npos) << *emu_why;
+  try {  // asked for by name on emu: refused with that reason (the CLI's exit 2), never run
+    const auto verdict = run_case(c);
+    ADD_FAILURE() << "ran on emu: " << format(verdict);
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("no emu model"), std::string::npos) << e.what();
+  }
+  // Layouts, as seen for cuda: row-major A with row-major or column-major B are taken; a
+  // column-major A, or a B with no unit stride, are not, and the reason says which tensor.
+  for (const char* ok : {"shape=64x64x64", "shape=64x64x64 b.strides=1,64", "shape=64x64x64 a.strides=72,1 b.strides=80,1",
+                         "shape=4097x4095x4099", "shape=64x1x64 b.strides=3,5", "shape=64x64x1 a.strides=1,64"}) {
+    auto taken = parse_case(std::string("op=matmul_relu dtype=f16 ") + ok);
+    const auto why = kverify::unsupported(*v, taken, kverify::Backend::cuda);
+    if (v->launch_cuda) EXPECT_FALSE(why.has_value()) << ok << ": " << *why;
+  }
+  for (const auto& [line, tensor] : std::vector<std::pair<std::string, std::string>>{
+           {"a.strides=1,64", "needs A"}, {"b.strides=2,128", "needs B"}, {"a.strides=128,2", "needs A"}}) {
+    auto refused = parse_case("op=matmul_relu shape=64x64x64 dtype=f16 " + line);
+    const auto why = kverify::unsupported(*v, refused, kverify::Backend::cuda);
+    ASSERT_TRUE(why.has_value()) << line;
+    EXPECT_NE(why->find(tensor), std::string::npos) << *why;
+  }
+}
+
+// On the GPU: mma_sync over both tile configurations, both B orientations, the cp.async and the
+// register-staged (unaligned) paths, M/N/K tails, integers (bitwise), NaN and overflow.
+TEST(MatmulRelu, TensorCoreVariantPassesOnCuda) {
+  std::string why;
+  if (!kverify::backend_available(kverify::Backend::cuda, &why)) {
+    if (const char* e = std::getenv("KVERIFY_REQUIRE_GPU"); e && std::string(e) == "1")
+      ADD_FAILURE() << "KVERIFY_REQUIRE_GPU=1 but " << why;
+    GTEST_SKIP() << "no GPU here (" << why << "): mma_sync runs on the H200 only";
+  }
+  for (const char* dtype : {"f16", "bf16"})
+    for (const char* rest : {
+             "shape=64x64x64", "shape=1x1x1", "shape=33x17x31", "shape=65x63x47", "shape=1x300x1000",
+             "shape=64x64x64 b.strides=1,64",                    // column-major B, aligned
+             "shape=33x17x31 b.strides=1,31",                    // column-major B, unaligned
+             "shape=100x70x40 a.strides=48,1 b.strides=80,1 c.strides=72,1 a.offset=8 b.offset=16",  // padded, aligned
+             "shape=100x70x40 a.offset=1",                       // misaligned base: register-staged
+             "shape=300x600x130 values=int:3 seed=5",            // big tile (>= 2 waves) with tails, exact
+             "shape=257x520x77 b.strides=1,80 values=int:2 seed=6",
+             "shape=600x1100x64 c.strides=1,600",                // big tile, column-major C
+             "shape=40x30x50 values=special", "shape=20x20x20 values=const:1e20",
+             "shape=64x8x8192 values=uniform:1 seed=7",          // long K
+         }) {
+      auto c = parse_case("op=matmul_relu variant=mma_sync backend=cuda dtype=" + std::string(dtype) + " " + rest);
+      const auto v = run_case(c);
+      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+      EXPECT_TRUE(v.guards.empty()) << format(v);
+    }
 }
 
 TEST(MatmulRelu, PassesOrdinaryAndTailShapesInEveryDtype) {

@@ -46,8 +46,13 @@ TEST(RunCase, OutOfDomainRowsFollowTheContract) {
 }
 
 TEST(RunCase, ReproduceLinePinsVariantAndBackend) {
-  const auto v = run_case(parse_case("op=softmax shape=3x1000 backend=emu"));
-  EXPECT_EQ(v.reproduce, "op=softmax variant=warp_per_row dtype=f32 shape=3x1000 backend=emu");
+  const auto c = parse_case("op=softmax shape=3x1000 backend=emu");
+  std::string why;
+  const auto* chosen = kverify::choose_variant(c, &why);
+  ASSERT_NE(chosen, nullptr) << why;
+  const auto v = run_case(c);
+  // The line names the variant auto chose, so a replay runs the same kernel after auto changes.
+  EXPECT_EQ(v.reproduce, "op=softmax variant=" + std::string(chosen->name) + " dtype=f32 shape=3x1000 backend=emu");
   EXPECT_EQ(parse_case(v.reproduce).to_text(), v.reproduce);
   EXPECT_NE(format(v).find("reproduce: ./kverify run '" + v.reproduce + "'"), std::string::npos);
 }

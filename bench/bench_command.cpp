@@ -1,0 +1,383 @@
+// `kverify bench`: plan -> gate every planned Case (Cases in parallel on cuda) -> time the Cases
+// whose whole group passed, with the ceiling and a baseline in the same run -> table, JSON, Markdown.
+#include "bench/bench_command.hpp"
+
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "bench/device.hpp"
+#include "bench/gate.hpp"
+#include "bench/parallel.hpp"
+#include "bench/plan.hpp"
+#include "bench/writer.hpp"
+#include "core/error.hpp"
+#include "pipeline/execute.hpp"
+
+namespace kverify {
+namespace {
+
+using namespace kverify::bench;
+constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
+constexpr std::size_t kFlushBytes = 256u << 20;  // > 4x the H200's 60 MB L2
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string run_text(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    if (pclose(p) != 0) out.clear();
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+std::string clocks_seen() {
+  const std::string s = run_text(
+      "nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>/dev/null");
+  return s.empty() ? "not available (nvidia-smi did not answer)" : "sm, max sm, mem, temp, power: " + s;
+}
+
+std::string shape_text(const std::vector<std::int64_t>& s) {
+  std::string t;
+  for (auto n : s) t += (t.empty() ? "" : "x") + std::to_string(n);
+  return t;
+}
+
+bool parse_u64(std::string_view s, std::uint64_t& v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::vector<std::int64_t> parse_shape(std::string_view s) {
+  std::vector<std::int64_t> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto x = s.find('x', start);
+    std::uint64_t v = 0;
+    if (!parse_u64(s.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start), v) || v == 0 ||
+        v > (1ull << 40))
+      throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK with sizes >= 1, e.g. 4096x1024)");
+    out.push_back(static_cast<std::int64_t>(v));
+    if (x == std::string_view::npos) break;
+    start = x + 1;
+  }
+  if (out.size() < 2 || out.size() > 3)
+    throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK, e.g. 4096x1024)");
+  return out;
+}
+
+// The timed inputs: the Case's recipe values at its layout (the values the gate checked), made
+// on the host in parallel and uploaded before any timing.
+std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill, unsigned threads) {
+  const Layout2D l = c.layout(t);
+  const std::size_t es = size_of(c.dtype), bytes = static_cast<std::size_t>(l.footprint()) * es;
+  auto mem = std::make_unique<DeviceMemory>(bytes);
+  if (fill) {
+    std::vector<unsigned char> host(bytes, 0);
+    parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
+      for (auto r = r0; r < r1; ++r)
+        for (std::int64_t col = 0; col < l.cols; ++col)
+          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, l.cols), host.data() + l.index(r, col) * es);
+    });
+    mem->upload(host.data(), bytes);
+  }
+  return mem;
+}
+
+void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, unsigned threads, BenchRow& row) {
+  const Case& c = p.c;
+  std::vector<std::unique_ptr<DeviceMemory>> mem;
+  LaunchRequest req;
+  req.dtype = c.dtype;
+  req.shape = c.shape;
+  req.stream = timer.stream();
+  for (int t = 0; t < c.op->tensor_count; ++t) {
+    mem.push_back(device_tensor(c, t, !c.op->tensors()[t].output, threads));
+    const Layout2D l = c.layout(t);
+    req.tensors.push_back({static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(c.dtype), l});
+  }
+  std::unique_ptr<DeviceMemory> workspace;
+  if (const std::size_t ws = p.variant->workspace_bytes ? p.variant->workspace_bytes(req) : 0; ws > 0) {
+    workspace = std::make_unique<DeviceMemory>(ws);
+    req.workspace = workspace->data;
+  }
+  row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps);
+  // The baseline on the same inputs (bench Cases are contiguous row-major), its own output.
+  const std::string op(c.op->name);
+  BaselineResult br;
+  try {
+    std::unique_ptr<DeviceMemory> out;
+    Baseline b;
+    const std::size_t es = size_of(c.dtype);
+    if (op == "matmul_relu") {
+      out = std::make_unique<DeviceMemory>(static_cast<std::size_t>(c.shape[0] * c.shape[1]) * es);
+      b = cublaslt_matmul_relu(c.dtype, c.shape[0], c.shape[1], c.shape[2], req.tensors[0].data, req.tensors[1].data, out->data,
+                               timer.stream());
+    } else if (op == "row_sum") {
+      b = cub_row_sum(c.dtype, c.shape[0], c.shape[1], req.tensors[0].data, timer.stream());
+    } else if (op == "softmax") {
+      out = std::make_unique<DeviceMemory>(static_cast<std::size_t>(c.shape[0] * c.shape[1]) * es);
+      b = eager_softmax(c.dtype, c.shape[0], c.shape[1], req.tensors[0].data, out->data, timer.stream());
+    } else {
+      out = std::make_unique<DeviceMemory>(static_cast<std::size_t>(c.shape[0] * c.shape[1]) * es);
+      b = eager_gelu_tanh(c.dtype, c.shape[0] * c.shape[1], req.tensors[0].data, out->data, timer.stream());
+    }
+    br.name = b.name;
+    br.detail = b.detail;
+    br.timing = timer.time(b.run, warmup, reps);
+  } catch (const std::exception& e) {
+    br.name = op == "matmul_relu" ? "cuBLASLt+ReLU" : op == "row_sum" ? "CUB segmented sum" : "eager " + op;
+    br.error = e.what();
+  }
+  row.baseline = br;
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  char b[64];
+  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&t));
+  return b;
+}
+
+}  // namespace
+
+int bench_command(std::span<const std::string_view> args) {
+  PlanOptions plan;
+  int reps = 50, warmup = 3;
+  std::string json_path, md_path;
+  bool seed_given = false;
+  std::uint64_t reference_budget = 1ull << 24;
+  try {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string_view a = args[i];
+      const auto value = [&]() -> std::string_view {
+        if (i + 1 >= args.size()) throw InputError("option " + std::string(a) + " needs a value (see `kverify bench --help`)");
+        return args[++i];
+      };
+      const auto number = [&](std::uint64_t lo, std::uint64_t hi) {
+        const std::string_view v = value();
+        std::uint64_t n = 0;
+        if (!parse_u64(v, n) || n < lo || n > hi)
+          throw InputError("bad value '" + std::string(v) + "' for " + std::string(a) + " (accepted: an integer from " +
+                           std::to_string(lo) + " to " + std::to_string(hi) + ")");
+        return n;
+      };
+      if (a == "--op") plan.op = std::string(value());
+      else if (a == "--variant") plan.variant = std::string(value());
+      else if (a == "--dtype") {
+        const std::string_view d = value();
+        if (d == "f32") plan.dtype = DType::f32;
+        else if (d == "f16") plan.dtype = DType::f16;
+        else if (d == "bf16") plan.dtype = DType::bf16;
+        else throw InputError("bad --dtype '" + std::string(d) + "' (accepted: f32, f16, bf16)");
+      } else if (a == "--shape") plan.shape = parse_shape(value());
+      else if (a == "--reps") reps = static_cast<int>(number(1, 100000));
+      else if (a == "--warmup") warmup = static_cast<int>(number(0, 1000));
+      else if (a == "--gate-extra") plan.gate_extra = static_cast<int>(number(0, 100));
+      else if (a == "--seed") plan.seed = number(0, UINT64_MAX), seed_given = true;
+      else if (a == "--reference-budget") reference_budget = number(1, UINT64_MAX);
+      else if (a == "--json") json_path = std::string(value());
+      else if (a == "--md") md_path = std::string(value());
+      else if (a == "--quick") plan.quick = true;
+      else throw InputError("unknown option '" + std::string(a) + "' for bench (accepted: --op --variant --dtype --shape --reps --warmup "
+                            "--gate-extra --seed --reference-budget --json --md --quick; see `kverify bench --help`)");
+    }
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "kverify bench: %s\n", e.what());
+    return kBadInput;
+  }
+  if (!seed_given) plan.seed = static_cast<std::uint64_t>(std::time(nullptr));
+
+  BenchReport report;
+  report.date = utc_now();
+  report.reps = reps;
+  report.warmup = warmup;
+  report.flush_bytes = kFlushBytes;
+  report.host = std::to_string(hardware_threads()) + " host threads";
+  if (const char* env = std::getenv("KVERIFY_COMMIT"); env && *env) report.commit = env;
+  else report.commit = run_text("git rev-parse --short HEAD 2>/dev/null");
+  if (report.commit.empty()) report.commit = "unknown";
+
+  std::string why_no_gpu;
+  const bool gpu = backend_available(Backend::cuda, &why_no_gpu);
+  plan.backend = gpu ? Backend::cuda : Backend::emu;
+  report.backend = gpu ? "cuda" : "emu";
+  if (!gpu && !plan.quick && plan.shape.empty()) {
+    plan.quick = true;
+    std::fprintf(stderr, "kverify bench: no GPU here, so the gate runs on emu with the --quick shapes (the #11 shapes are far too big for emu)\n");
+  }
+  std::vector<PlannedCase> cases;
+  try {
+    cases = plan_cases(plan, &report.skipped);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "kverify bench: %s\n", e.what());
+    return kBadInput;
+  }
+  if (cases.empty()) {
+    std::fprintf(stderr, "kverify bench: nothing to run: no variant takes the selected Cases\n");
+    for (const auto& s : report.skipped) std::fprintf(stderr, "  %s\n", s.c_str());
+    return kBadInput;
+  }
+  std::fprintf(stderr, "kverify bench: %zu Cases to gate on %s (seed %llu)%s\n", cases.size(), report.backend.c_str(),
+               static_cast<unsigned long long>(plan.seed), gpu ? "" : "; timing needs a GPU");
+
+  // 1. The gate. On cuda several Cases at once (host work dominates; the kernels are short); emu
+  // runs one Case at a time (its __shared__ is static: one launch at a time per process).
+  const auto gate_start = std::chrono::steady_clock::now();
+  const unsigned hw = hardware_threads();
+  const unsigned concurrent = gpu ? std::max(1u, std::min(4u, hw / 4)) : 1u;
+  GateOptions go;
+  go.threads = std::max(1u, hw / concurrent);
+  go.sample_seed = plan.seed;
+  go.reference_budget = reference_budget;
+  std::vector<GateResult> gates(cases.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  std::mutex print;
+  {
+    std::vector<std::thread> workers;
+    for (unsigned w = 0; w < concurrent; ++w)
+      workers.emplace_back([&] {
+        for (std::size_t i; (i = next++) < cases.size();) {
+          try {
+            gates[i] = gate_case(cases[i].c, *cases[i].variant, go);
+          } catch (const std::exception& e) {
+            gates[i].verdict.outcome = Outcome::fail;
+            gates[i].verdict.reproduce = cases[i].c.to_text();
+            gates[i].verdict.subject = cases[i].c.to_text();
+            gates[i].verdict.reason = std::string("the gate could not check it: ") + e.what();
+          }
+          std::lock_guard lock(print);
+          std::fprintf(stderr, "  gate %zu/%zu %s %s (%.1f s)\n", ++done, cases.size(), std::string(name(gates[i].verdict.outcome)).c_str(),
+                       cases[i].c.to_text().c_str(), gates[i].seconds);
+        }
+      });
+    for (auto& w : workers) w.join();
+  }
+  report.gate_seconds = seconds_since(gate_start);
+
+  // Rows: one per timed Case, with its group's gate.
+  bool any_fail = false;
+  std::map<int, std::size_t> row_of;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& p = cases[i];
+    if (p.timed) {
+      row_of[p.group] = report.rows.size();
+      BenchRow row;
+      row.op = std::string(p.c.op->name);
+      row.variant = p.c.variant;
+      row.dtype = std::string(name(p.c.dtype));
+      row.shape = shape_text(p.c.shape);
+      row.case_line = p.c.to_text();
+      row.gate_coverage = gates[i].coverage;
+      const double s = static_cast<double>(size_of(p.c.dtype));
+      if (row.op == "matmul_relu") {
+        const double m = p.c.shape[0], n = p.c.shape[1], k = p.c.shape[2];
+        row.ideal_bytes = (m * k + k * n + m * n) * s;
+        row.flops = 2 * m * n * k;
+      } else {
+        const double r = p.c.shape[0], c = p.c.shape[1];
+        row.ideal_bytes = r * c * s + (row.op == "row_sum" ? r : r * c) * s;
+      }
+      report.rows.push_back(row);
+    }
+    BenchRow& row = report.rows[row_of.at(p.group)];
+    const Verdict& v = gates[i].verdict;
+    ++row.gate_cases;
+    row.gate_seconds += gates[i].seconds;
+    if (v.outcome == Outcome::fail) {
+      ++row.gate_failed;
+      any_fail = true;
+      row.failing_lines.push_back(v.reproduce);
+      std::printf("%s\n", format(v).c_str());
+      if (!gates[i].coverage.empty()) std::printf("  gate coverage: %s\n", gates[i].coverage.c_str());
+    }
+  }
+  for (auto& row : report.rows)
+    if (row.gate_failed)
+      row.not_timed_reason = "refused: the gate failed on " + std::to_string(row.gate_failed) + " of its " +
+                             std::to_string(row.gate_cases) + " Cases";
+
+  // 2. Timing, one Case at a time, nothing else on the GPU.
+  int status = any_fail ? kFail : kPass;
+  if (!gpu) {
+    report.note = "cannot time: no GPU (" + why_no_gpu + "); the gate ran on emu";
+    for (auto& row : report.rows)
+      if (!row.gate_failed) row.not_timed_reason = "not timed: no GPU";
+    if (!any_fail) status = kNotRun;
+  } else {
+    const auto timing_start = std::chrono::steady_clock::now();
+    try {
+      const DeviceInfo info = device_info();
+      report.device = info.name + ", " + std::to_string(info.sm_count) + " SMs, " + std::to_string(info.l2_bytes >> 20) + " MiB L2, " +
+                      std::to_string(info.memory_bytes >> 30) + " GiB";
+      report.driver = std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10);
+      const std::string smi = run_text("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null");
+      if (!smi.empty()) report.driver = smi + " (CUDA " + report.driver + ")";
+      report.runtime = std::to_string(info.runtime_version / 1000) + "." + std::to_string(info.runtime_version % 1000 / 10);
+      report.clocks_before = clocks_seen();
+      Timer timer(kFlushBytes);
+      const Ceiling ceiling = copy_ceiling(timer, plan.quick ? (256u << 20) : (1ull << 30), reps);
+      report.ceiling_gbps = ceiling.gbps;
+      report.ceiling_timing = ceiling.timing;
+      report.ceiling_bytes = ceiling.bytes;
+      std::fprintf(stderr, "  ceiling: device copy %.0f GB/s\n", ceiling.gbps);
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        if (!cases[i].timed) continue;
+        BenchRow& row = report.rows[row_of.at(cases[i].group)];
+        if (row.gate_failed) continue;
+        time_row(cases[i], timer, warmup, reps, hw, row);
+        std::fprintf(stderr, "  timed %s: %.4f ms\n", row.case_line.c_str(), row.timing->median);
+      }
+      report.clocks_after = clocks_seen();
+    } catch (const std::exception& e) {
+      report.note = std::string("timing stopped: ") + e.what();
+      std::fprintf(stderr, "kverify bench: %s\n", report.note.c_str());
+      status = kFail;
+    }
+    report.timing_seconds = seconds_since(timing_start);
+    if (json_path.empty() || md_path.empty()) {
+      const std::string dir = report.device.find("H200") != std::string::npos ? "reports/h200" : "reports/cuda";
+      if (json_path.empty()) json_path = dir + "/bench.json";
+      if (md_path.empty()) md_path = dir + "/bench.md";
+    }
+  }
+  if (report.device.empty()) report.device = "none (emu: " + why_no_gpu + ")";
+
+  std::printf("\n%s", format_table(report).c_str());
+  for (const auto& row : report.rows)
+    std::printf("gate %s %s: %s\n", row.case_line.c_str(), row.gate_failed ? "FAILED" : "passed", row.gate_coverage.c_str());
+  std::printf("gate: %zu Cases in %.1f s%s\n", cases.size(), report.gate_seconds,
+              gpu ? ("; timing " + std::to_string(static_cast<int>(report.timing_seconds)) + " s").c_str() : "");
+  for (const auto& row : report.rows)
+    if (row.gate_failed) std::printf("REFUSED to time %s: %s (failing Case lines above)\n", row.case_line.c_str(), row.not_timed_reason.c_str());
+  if (!report.note.empty()) std::printf("%s\n", report.note.c_str());
+  for (const auto& [path, text] : {std::pair{json_path, to_json(report)}, std::pair{md_path, to_markdown(report)}}) {
+    if (path.empty()) continue;
+    std::error_code ec;
+    if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent, ec);
+    std::ofstream f(path);
+    f << text;
+    if (!f) {
+      std::fprintf(stderr, "kverify bench: cannot write %s\n", path.c_str());
+      status = status == kPass ? kFail : status;
+    } else {
+      std::printf("wrote %s\n", path.c_str());
+    }
+  }
+  return status;
+}
+
+}  // namespace kverify

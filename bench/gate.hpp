@@ -1,0 +1,40 @@
+// The bench gate: the correctness checks of the Case pipeline (pipeline/run_case), run on exactly
+// the Case that will be timed, before any timing. Complete on every Case: canaries around and
+// between elements, NaN then random poison of the outputs (unwritten elements), input bytes hashed
+// before and after, two runs compared bit for bit. The reference (float64/exact, reference/) is
+// complete up to a budget of work and sampled by rows beyond it, because a host reference of
+// e.g. matmul 8192^3 cannot be afforded: the sample always holds the first and last rows and the
+// rows at the 2^31- and 2^32-byte offsets of every tensor, plus random rows; the Verdict says
+// "sampled N of M rows". Host work is spread over threads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/verdict.hpp"
+#include "kernels/registry.hpp"
+
+namespace kverify::bench {
+
+struct GateOptions {
+  unsigned threads = 1;                          // host threads for this Case
+  std::uint64_t reference_budget = 1ull << 24;   // reference work (elements, or multiply-adds for matmul) done in full
+  std::uint64_t sample_seed = 1;                 // which random rows the sample adds
+};
+
+struct GateResult {
+  Verdict verdict;
+  std::string coverage;  // "reference on all 64 rows" or "reference on sampled 40 of 8388608 rows (...)"
+  std::int64_t rows_checked = 0, rows_total = 0;
+  double seconds = 0;
+};
+
+// `c` has its backend resolved and c.variant naming `v`.
+GateResult gate_case(const Case& c, const Variant& v, const GateOptions& options);
+
+// The output rows whose reference is checked (sorted, unique), and how they were chosen.
+std::vector<std::int64_t> reference_rows(const Case& c, const GateOptions& options, std::string* how);
+
+}  // namespace kverify::bench

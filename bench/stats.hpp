@@ -1,0 +1,35 @@
+// Summary of repeated timings: median and the 10th/90th percentiles (never a mean alone).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace kverify::bench {
+
+struct Timing {
+  std::vector<double> ms;  // one per repetition, in order
+  double median = 0, p10 = 0, p90 = 0, min = 0;
+};
+
+// Percentile by linear interpolation between closest ranks (p in [0, 1]).
+inline double percentile(std::vector<double> sorted, double p) {
+  if (sorted.empty()) return NAN;
+  std::sort(sorted.begin(), sorted.end());
+  const double pos = p * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const auto hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+inline Timing summarize(std::vector<double> ms) {
+  Timing t;
+  t.ms = std::move(ms);
+  t.median = percentile(t.ms, 0.5);
+  t.p10 = percentile(t.ms, 0.1);
+  t.p90 = percentile(t.ms, 0.9);
+  t.min = t.ms.empty() ? NAN : *std::min_element(t.ms.begin(), t.ms.end());
+  return t;
+}
+
+}  // namespace kverify::bench

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Every bad bench option exits 2 with a one-line message that names the bad token.
+k=$1; fail=0
+check() {  # check PATTERN ARGS...: exit 2 and stderr matching PATTERN
+  pattern=$1; shift
+  err=$("$k" bench "$@" 2>&1 >/dev/null); got=$?
+  if [ "$got" -ne 2 ] || ! printf '%s' "$err" | grep -q -- "$pattern"; then
+    echo "FAIL: bench $* -> exit $got: $err"; fail=1
+  else
+    echo "ok: bench $* -> $err"
+  fi
+}
+check "unknown option '--nosuch'" --nosuch
+check "bad --dtype 'f8'" --dtype f8
+check "bad --shape '0x5'" --op softmax --shape 0x5
+check "does not fit op softmax" --op softmax --shape 4x4x4
+check "unknown --variant 'nosuch'" --variant nosuch
+check "unknown --op 'conv'" --op conv
+check "bad value '0' for --reps" --reps 0
+check "needs a value" --reps
+check "needs --op" --shape 4x4
+exit $fail

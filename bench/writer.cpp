@@ -1,0 +1,181 @@
+#include "bench/writer.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace kverify::bench {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+double gbps(const BenchRow& r) { return r.timing ? r.ideal_bytes / (r.timing->median * 1e-3) / 1e9 : 0; }
+
+std::string gate_cell(const BenchRow& r) {
+  return r.gate_failed ? "FAIL " + std::to_string(r.gate_failed) + "/" + std::to_string(r.gate_cases)
+                       : "pass " + std::to_string(r.gate_cases) + " Cases";
+}
+
+// Ours over the baseline in speed: baseline time / our time (> 1: ours is faster).
+std::string ratio_cell(const BenchRow& r) {
+  if (!r.baseline) return "-";
+  if (!r.baseline->timing) return "not run";
+  if (!r.timing) return "-";
+  return fmt("%.2fx", r.baseline->timing->median / r.timing->median);
+}
+
+std::string esc(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') o += '\\';
+    if (ch == '\n') {
+      o += "\\n";
+      continue;
+    }
+    o += ch;
+  }
+  return "\"" + o + "\"";
+}
+
+std::string timing_json(const Timing& t) {
+  std::ostringstream o;
+  o << "{\"median_ms\": " << t.median << ", \"p10_ms\": " << t.p10 << ", \"p90_ms\": " << t.p90 << ", \"min_ms\": " << t.min
+    << ", \"reps\": " << t.ms.size() << "}";
+  return o.str();
+}
+
+}  // namespace
+
+std::string format_table(const BenchReport& r) {
+  std::ostringstream o;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %8s\n", "op", "variant",
+                "dtype", "shape", "gate", "median ms", "p10", "p90", "GB/s", "ceil", "TFLOP/s", "baseline", "base ms", "ours/base");
+  o << line;
+  for (const auto& row : r.rows) {
+    const bool t = row.timing.has_value();
+    std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %8s\n", row.op.c_str(),
+                  row.variant.c_str(), row.dtype.c_str(), row.shape.c_str(), gate_cell(row).c_str(),
+                  t ? fmt("%.4f", row.timing->median).c_str() : (row.gate_failed ? "REFUSED" : "not timed"),
+                  t ? fmt("%.4f", row.timing->p10).c_str() : "-", t ? fmt("%.4f", row.timing->p90).c_str() : "-",
+                  t ? fmt("%.0f", gbps(row)).c_str() : "-",
+                  t && r.ceiling_gbps > 0 ? fmt("%.2f", gbps(row) / r.ceiling_gbps).c_str() : "-",
+                  t && row.flops > 0 ? fmt("%.1f", row.flops / (row.timing->median * 1e-3) / 1e12).c_str() : "-",
+                  row.baseline ? row.baseline->name.c_str() : "-",
+                  row.baseline && row.baseline->timing ? fmt("%.4f", row.baseline->timing->median).c_str() : "-",
+                  ratio_cell(row).c_str());
+    o << line;
+  }
+  return o.str();
+}
+
+std::string to_json(const BenchReport& r) {
+  std::ostringstream o;
+  o.precision(6);
+  o << "{\n  \"date\": " << esc(r.date) << ",\n  \"commit\": " << esc(r.commit) << ",\n  \"backend\": " << esc(r.backend)
+    << ",\n  \"device\": " << esc(r.device) << ",\n  \"driver\": " << esc(r.driver) << ",\n  \"runtime\": " << esc(r.runtime)
+    << ",\n  \"host\": " << esc(r.host) << ",\n  \"clocks_before\": " << esc(r.clocks_before) << ",\n  \"clocks_after\": "
+    << esc(r.clocks_after) << ",\n  \"note\": " << esc(r.note) << ",\n  \"reps\": " << r.reps << ",\n  \"warmup\": " << r.warmup
+    << ",\n  \"l2_flush_bytes\": " << r.flush_bytes << ",\n  \"gate_seconds\": " << r.gate_seconds
+    << ",\n  \"timing_seconds\": " << r.timing_seconds << ",\n  \"ceiling\": ";
+  if (r.ceiling_timing)
+    o << "{\"what\": \"cudaMemcpyAsync device to device, bytes read + written\", \"bytes_copied\": " << r.ceiling_bytes
+      << ", \"gbps\": " << r.ceiling_gbps << ", \"timing\": " << timing_json(*r.ceiling_timing) << "}";
+  else
+    o << "null";
+  o << ",\n  \"results\": [";
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const auto& row = r.rows[i];
+    o << (i ? "," : "") << "\n    {\"op\": " << esc(row.op) << ", \"variant\": " << esc(row.variant) << ", \"dtype\": "
+      << esc(row.dtype) << ", \"shape\": " << esc(row.shape) << ", \"case\": " << esc(row.case_line)
+      << ", \"gate\": {\"cases\": " << row.gate_cases << ", \"failed\": " << row.gate_failed << ", \"coverage\": "
+      << esc(row.gate_coverage) << ", \"seconds\": " << row.gate_seconds << ", \"failing\": [";
+    for (std::size_t k = 0; k < row.failing_lines.size(); ++k) o << (k ? ", " : "") << esc(row.failing_lines[k]);
+    o << "]}, \"ideal_bytes\": " << row.ideal_bytes;
+    if (row.flops > 0) o << ", \"flops\": " << row.flops;
+    if (row.timing) {
+      o << ", \"timing\": " << timing_json(*row.timing) << ", \"gbps\": " << gbps(row);
+      if (r.ceiling_gbps > 0) o << ", \"fraction_of_ceiling\": " << gbps(row) / r.ceiling_gbps;
+      if (row.flops > 0) o << ", \"tflops\": " << row.flops / (row.timing->median * 1e-3) / 1e12;
+    } else {
+      o << ", \"timing\": null, \"not_timed\": " << esc(row.not_timed_reason);
+    }
+    if (row.baseline) {
+      o << ", \"baseline\": {\"name\": " << esc(row.baseline->name) << ", \"detail\": " << esc(row.baseline->detail);
+      if (row.baseline->timing) {
+        o << ", \"timing\": " << timing_json(*row.baseline->timing);
+        if (row.timing) o << ", \"ours_speed_over_baseline\": " << row.baseline->timing->median / row.timing->median;
+      } else {
+        o << ", \"error\": " << esc(row.baseline->error);
+      }
+      o << "}";
+    }
+    o << "}";
+  }
+  o << "\n  ],\n  \"skipped\": [";
+  for (std::size_t k = 0; k < r.skipped.size(); ++k) o << (k ? ", " : "") << esc(r.skipped[k]);
+  o << "]\n}\n";
+  return o.str();
+}
+
+std::string to_markdown(const BenchReport& r) {
+  std::ostringstream o;
+  o << "# kverify bench\n\n"
+    << "- date: " << r.date << "\n- commit: " << r.commit << "\n- device: " << r.device << " (" << r.backend << "), driver "
+    << r.driver << ", runtime " << r.runtime << "\n- host: " << r.host << "\n- clocks before: " << r.clocks_before
+    << "\n- clocks after: " << r.clocks_after << "\n";
+  if (r.ceiling_timing)
+    o << "- ceiling: device-to-device copy " << fmt("%.0f", r.ceiling_gbps) << " GB/s (bytes read + written, "
+      << r.ceiling_bytes << " bytes copied, median of " << r.ceiling_timing->ms.size() << ")\n";
+  o << "- timing: " << r.warmup << " warm-up runs, then " << r.reps
+    << " repetitions timed with CUDA events on one stream, an L2 flush (" << r.flush_bytes
+    << "-byte write) before each; median, p10, p90\n"
+    << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
+  if (!r.note.empty()) o << "- **" << r.note << "**\n";
+  o << "\nGB/s = ideal bytes (inputs read once, outputs written once) / median time; ceil = that / the copy ceiling; "
+       "ours/base = baseline median / our median (above 1: ours is faster).\n\n"
+    << "| op | variant | dtype | shape | gate | median ms | p10 | p90 | GB/s | ceil | TFLOP/s | baseline | base ms | ours/base |\n"
+    << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& row : r.rows) {
+    const bool t = row.timing.has_value();
+    o << "| " << row.op << " | " << row.variant << " | " << row.dtype << " | " << row.shape << " | " << gate_cell(row) << " | "
+      << (t ? fmt("%.4f", row.timing->median) : row.gate_failed ? "**REFUSED**" : "not timed") << " | "
+      << (t ? fmt("%.4f", row.timing->p10) : "-") << " | " << (t ? fmt("%.4f", row.timing->p90) : "-") << " | "
+      << (t ? fmt("%.0f", gbps(row)) : "-") << " | " << (t && r.ceiling_gbps > 0 ? fmt("%.2f", gbps(row) / r.ceiling_gbps) : "-")
+      << " | " << (t && row.flops > 0 ? fmt("%.1f", row.flops / (row.timing->median * 1e-3) / 1e12) : "-") << " | "
+      << (row.baseline ? row.baseline->name : "-") << " | "
+      << (row.baseline && row.baseline->timing ? fmt("%.4f", row.baseline->timing->median) : "-") << " | " << ratio_cell(row)
+      << " |\n";
+  }
+  o << "\n## Gate coverage\n\n";
+  for (const auto& row : r.rows) {
+    o << "- " << row.case_line << ": " << gate_cell(row) << ", " << fmt("%.1f", row.gate_seconds) << " s; " << row.gate_coverage << "\n";
+    for (const auto& f : row.failing_lines) o << "  - failing: `" << f << "`\n";
+  }
+  bool any_base = false;
+  for (const auto& row : r.rows)
+    if (row.baseline && !any_base) {
+      any_base = true;
+      o << "\n## Baselines\n\n";
+    }
+  if (any_base) {
+    std::string seen;
+    for (const auto& row : r.rows)
+      if (row.baseline && seen.find(row.baseline->name + " " + row.dtype + ";") == std::string::npos) {
+        seen += row.baseline->name + " " + row.dtype + ";";
+        o << "- " << row.baseline->name << " (" << row.dtype << "): " << row.baseline->detail
+          << (row.baseline->error.empty() ? "" : " — not run: " + row.baseline->error) << "\n";
+      }
+  }
+  if (!r.skipped.empty()) {
+    o << "\n## Not planned\n\n";
+    for (const auto& s : r.skipped) o << "- " << s << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace kverify::bench

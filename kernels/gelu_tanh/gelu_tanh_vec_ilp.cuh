@@ -1,0 +1,77 @@
+// gelu_tanh over one contiguous, 16-byte aligned run of n elements (the same precondition as
+// gelu_tanh_contiguous_vec.cuh; its launcher checks it and runs gelu_tanh_strided otherwise), with
+// more bytes in flight: each thread loads kUnroll 16-byte vectors (blockDim apart, so a warp's
+// accesses stay coalesced) before computing any of them, in a grid-stride loop over tiles of
+// blockDim * kUnroll vectors. Out-of-range vectors of the last tile are neither read nor written;
+// the n % V tail elements go to the first threads of the grid, one each.
+// The contract and the arithmetic: kernels/gelu_tanh/gelu_tanh_math.cuh; f32 storage uses it as is.
+//
+// f16/bf16 storage moves half the bytes per element, so the arithmetic decides the time (2^28
+// elements: ~0.25 ms of memory at 4276 GB/s against ~0.2 ms of FP32/MUFU work with
+// gelu_tanh_f32's two divergent branches, each an expf and an IEEE division). gelu_tanh_f32_16
+// computes the same function branch-free with one expf and one fast division:
+//   e = exp(-|t|), d = x e / (1 + e);  y = x - d for t >= 0 (= x / (1 + e)), y = d for t < 0,
+//   with the sign of x copied onto y (so -0 -> -0, and the underflowed negative tail is -0).
+// Its f32 error: t as before (3 * condition eps32), expf 2 ulp, x e, 1 + e, __fdividef (2 ulp for
+// a divisor in [1, 2]) and x - d (d <= x / 2: no cancellation): ~6 eps32 + 3 * condition, which
+// the f16/bf16 policy's extra output ulp (2^13 eps32 for f16, 2^16 for bf16) absorbs: the policy
+// (reference/gelu_tanh.cpp) is unchanged and every test of it still applies.
+#pragma once
+
+#include "kernels/gelu_tanh/gelu_tanh_contiguous_vec.cuh"  // GeluVector, GeluContiguousArgs
+#include "kernels/gelu_tanh/gelu_tanh_math.cuh"
+#include "runtime/kernel_api.hpp"
+
+namespace kverify::kernels {
+
+inline constexpr int kGeluUnroll = 4;
+
+__device__ __forceinline__ float gelu_tanh_f32_16(float x) {
+  constexpr float kSqrt8OverPi = 1.5957691216057308f;  // as gelu_tanh_f32
+  constexpr float kCubic = 0.044715f;
+  constexpr float kSaturated = 16.0f;
+  if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;  // also +-inf; NaN falls through
+  const float t = kSqrt8OverPi * (x * fmaf(kCubic * x, x, 1.0f));
+  const float e = expf(-fabsf(t));
+  const float d = __fdividef(x * e, 1.0f + e);
+  return copysignf(t >= 0.0f ? x - d : d, x);  // NaN: t, e, d NaN, and copysign keeps NaN
+}
+
+template <typename T>
+__device__ __forceinline__ float gelu_tanh_storage(float x) {
+  if constexpr (sizeof(T) == 2) return gelu_tanh_f32_16(x);
+  else return gelu_tanh_f32(x);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) gelu_tanh_vec_ilp(GeluContiguousArgs<T> a) {
+  using Vec = GeluVector<T>;
+  constexpr int kLanes = Vec::kLanes;
+  const Vec* __restrict__ xv = reinterpret_cast<const Vec*>(a.x);
+  Vec* __restrict__ yv = reinterpret_cast<Vec*>(a.y);
+  const long long vectors = a.n / kLanes;
+  const long long tile = static_cast<long long>(blockDim.x) * kGeluUnroll;
+  const long long step = static_cast<long long>(gridDim.x) * tile;
+  for (long long base = static_cast<long long>(blockIdx.x) * tile + threadIdx.x; base < vectors; base += step) {
+    Vec v[kGeluUnroll];
+#pragma unroll
+    for (int u = 0; u < kGeluUnroll; ++u) {
+      const long long i = base + static_cast<long long>(u) * blockDim.x;
+      if (i < vectors) v[u] = xv[i];
+    }
+#pragma unroll
+    for (int u = 0; u < kGeluUnroll; ++u) {
+      const long long i = base + static_cast<long long>(u) * blockDim.x;
+      if (i < vectors) {
+#pragma unroll
+        for (int k = 0; k < kLanes; ++k) v[u].lane[k] = kv::from_f32<T>(gelu_tanh_storage<T>(kv::to_f32(v[u].lane[k])));
+        yv[i] = v[u];
+      }
+    }
+  }
+  // The tail: fewer than kLanes (<= 8) elements, and the grid has at least 256 threads.
+  const long long tail = vectors * kLanes + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (tail < a.n) a.y[tail] = kv::from_f32<T>(gelu_tanh_storage<T>(kv::to_f32(a.x[tail])));
+}
+
+}  // namespace kverify::kernels

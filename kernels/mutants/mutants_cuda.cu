@@ -1,3 +1,0 @@
-// Mutant launchers for the cuda backend (nvcc).
-#define KV_BACKEND cuda
-#include "kernels/mutants/launchers.inl"

@@ -1,0 +1,83 @@
+// softmax, narrow and mid rows (up to 32 lanes x P vectors x V elements): a group of G lanes
+// (G = 1, 2, ..., 32; several groups per warp when G < 32) per row, the row held in registers,
+// P independent 16-byte loads per lane issued before any arithmetic (loads in flight), reductions
+// by shuffles of width G inside the group. 256 threads per block, 256 / G rows per block.
+// Vector access and the V = 1 any-layout path: kernels/common/vec_io.cuh.
+//
+// Padding: -inf for the max, 0 for the sum (set explicitly, never exp(-inf - max)). Per-thread
+// sums add V values pairwise, then P of them in sequence, then log2 G shuffle levels: each term
+// sees at most log2 V + P + log2 G additions, within the policy's n/32 + log2 n (reference/softmax.cpp).
+// Out-of-domain rows come out NaN by IEEE arithmetic: NaN in the row makes the sum NaN (fmaxf skips
+// it, exp does not), a +inf max gives exp(inf - inf) = NaN, an all -inf row gives -inf - -inf = NaN.
+// Rows past the end keep their lanes in the shuffles (full mask) but neither load nor store.
+#pragma once
+
+#include "kernels/common/block_reduce.cuh"
+#include "kernels/common/vec_io.cuh"
+#include "kernels/softmax/softmax_block_per_row.cuh"  // SoftmaxArgs
+
+namespace kverify::kernels {
+
+// y = e / sum. For f16/bf16 outputs as e * (1 / sum): one more f32 rounding (~1 eps32), far below
+// the output's own ulp that the policy adds for them (reference/softmax.cpp), and an IEEE division
+// per element less, which the halved byte budget of 16-bit softmax cannot afford. f32: the division.
+template <typename T>
+__device__ __forceinline__ float softmax_scale_factor(float sum) {
+  return sizeof(T) == 2 ? 1.0f / sum : sum;
+}
+template <typename T>
+__device__ __forceinline__ float softmax_normalise(float e, float factor) {
+  if constexpr (sizeof(T) == 2) return e * factor;
+  else return e / factor;
+}
+
+template <int G, typename Op>
+__device__ __forceinline__ float group_reduce(float v, Op op) {
+#pragma unroll
+  for (int offset = G / 2; offset > 0; offset /= 2) v = op(v, __shfl_xor_sync(0xffffffffu, v, offset, G));
+  return v;
+}
+
+template <typename T, int V, int G, int P>
+__global__ void __launch_bounds__(256) softmax_rows_vec(SoftmaxArgs<T> a) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / G) + threadIdx.x / G;
+  const int lane = static_cast<int>(threadIdx.x % G);
+  const bool live = row < a.rows;
+  const long long cols = live ? a.cols : 0;  // a dead row loads and stores nothing
+  const T* x = a.x + (live ? row : 0) * a.x_row_stride;
+  T* y = a.y + (live ? row : 0) * a.y_row_stride;
+
+  float v[P][V];
+#pragma unroll
+  for (int p = 0; p < P; ++p) load_vec<T, V>(x, a.x_col_stride, cols, (lane + static_cast<long long>(G) * p) * V,
+                                             MaxOp::identity(), v[p]);
+  float max = MaxOp::identity();
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+#pragma unroll
+    for (int k = 0; k < V; ++k) max = fmaxf(max, v[p][k]);
+  max = group_reduce<G>(max, MaxOp{});
+
+  float acc[V];
+#pragma unroll
+  for (int k = 0; k < V; ++k) acc[k] = 0.0f;
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    const long long c0 = (lane + static_cast<long long>(G) * p) * V;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      v[p][k] = c0 + k < cols ? expf(v[p][k] - max) : 0.0f;
+      acc[k] += v[p][k];
+    }
+  }
+  const float sum = group_reduce<G>(tree_sum<V>(acc), SumOp{});
+  const float factor = softmax_scale_factor<T>(sum);
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[p][k] = softmax_normalise<T>(v[p][k], factor);
+    store_vec<T, V>(y, a.y_col_stride, cols, (lane + static_cast<long long>(G) * p) * V, v[p]);
+  }
+}
+
+}  // namespace kverify::kernels

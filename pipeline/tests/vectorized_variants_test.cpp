@@ -1,0 +1,190 @@
+// The issue-11 variants (softmax rows_vec / block_regs / cluster_regs, row_sum rows_vec /
+// split_vec): every template instantiation a launcher can pick (lanes per row G, vectors per
+// thread P, cluster size C) is reached by some width here, each on the 16-byte vector path (dense,
+// aligned rows) and on the any-layout V = 1 path (offsets, column strides, misaligned row
+// strides), in every dtype; auto picks them where docs/perf.md says; the launchers' vector-path
+// test and split plan are checked directly. The cluster variant runs only on cuda (skipped here
+// with the reason; KVERIFY_REQUIRE_GPU=1 makes that a failure).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/common/backend_launch.hpp"
+#include "kernels/registry.hpp"
+#include "kernels/row_sum/launchers.inl"  // split_vec_plan; no KV_BACKEND: host helpers only
+#include "kernels/softmax/launchers.inl"  // softmax_vector_path, regs_per_thread
+#include "pipeline/execute.hpp"
+#include "pipeline/run_case.hpp"
+
+namespace {
+
+using kverify::Backend;
+using kverify::Outcome;
+
+// Layout suffixes: the first two keep the vector path, the others take the V = 1 path.
+std::vector<std::string> layouts_for(long long rows, long long cols) {
+  const long long padded = (cols + 8) / 8 * 8 + 8;  // a row stride that keeps 16-byte rows for every dtype
+  return {"",
+          " x.strides=" + std::to_string(padded) + ",1 y.strides=" + std::to_string(padded) + ",1 x.offset=8 y.offset=16",
+          " x.offset=1",
+          " x.strides=" + std::to_string(cols + 1) + ",1 y.offset=3",
+          " x.strides=1," + std::to_string(rows)};  // column-major input
+}
+
+bool backend_ready(Backend b) {
+  std::string why;
+  if (kverify::backend_available(b, &why)) return true;
+  if (const char* v = std::getenv("KVERIFY_REQUIRE_GPU"); v && std::strcmp(v, "1") == 0)
+    ADD_FAILURE() << "KVERIFY_REQUIRE_GPU=1 but " << why;
+  return false;
+}
+
+int run_widths(const char* op, const char* variant, const std::vector<long long>& widths, long long rows,
+               Backend backend, const char* values = "normal:3") {
+  int ran = 0;
+  for (const char* dtype : {"f32", "f16", "bf16"})
+    for (long long w : widths)
+      for (const auto& layout : layouts_for(rows, w)) {
+        // The column-major input only at narrow widths, where emu stays quick.
+        if (layout.starts_with(" x.strides=1,") && w > 4096) continue;
+        const std::string line = std::string("op=") + op + " dtype=" + dtype + " values=" + values +
+                                 " shape=" + std::to_string(rows) + "x" + std::to_string(w) + layout;
+        auto c = kverify::parse_case(line);
+        c.variant = variant;
+        c.backend = backend;
+        const auto* v = kverify::find_variant(op, variant);
+        EXPECT_NE(v, nullptr) << op << "/" << variant;
+        if (!v) return ran;
+        if (auto problem = kverify::unsupported(*v, c, backend)) {
+          ADD_FAILURE() << "the test asked for a Case " << variant << " should take: " << *problem;
+          continue;
+        }
+        const auto verdict = kverify::run_case(c);
+        EXPECT_EQ(verdict.outcome, Outcome::pass) << format(verdict);
+        EXPECT_TRUE(verdict.guards.empty()) << format(verdict);
+        ++ran;
+      }
+  return ran;
+}
+
+// rows_vec: G = 1, 2, 4, 8, 16 (P = 1) and G = 32 with P = 1 .. 32 / V; 37 rows leave dead groups
+// in the last block for every G < 32.
+const std::vector<long long> kRowsVecWidths = {1, 2, 3, 5, 8, 9, 16, 17, 31, 33, 64, 65, 127, 128, 129,
+                                               255, 257, 511, 512, 513, 1000, 1023, 1024};
+// block_regs: P from 1 to 32 / V (and 16, 32 on the V = 1 path), 32 to 1024 threads.
+const std::vector<long long> kBlockRegsWidths = {1, 100, 1024, 2049, 4096, 8193, 16384, 20000, 32768};
+
+TEST(SoftmaxRegisterVariants, RowsVecEveryGroupWidthAndDepthOnEmu) {
+  EXPECT_EQ(run_widths("softmax", "rows_vec", kRowsVecWidths, 37, Backend::emu), 3 * 23 * 5);
+}
+
+TEST(SoftmaxRegisterVariants, BlockRegsEveryDepthOnEmu) {
+  EXPECT_GT(run_widths("softmax", "block_regs", kBlockRegsWidths, 3, Backend::emu), 0);
+}
+
+TEST(SoftmaxRegisterVariants, OutOfDomainRowsAtVectorWidths) {
+  // values=special: a NaN row, a +inf row, an all -inf row, every third -inf (vec_io pads with
+  // -inf for the max and 0 for the sum; the rows must still come out as the contract says).
+  for (const char* variant : {"rows_vec", "block_regs"})
+    EXPECT_GT(run_widths("softmax", variant, {7, 128, 1024}, 8, Backend::emu, "special"), 0);
+}
+
+TEST(SoftmaxRegisterVariants, AllVariantsOnCuda) {
+  if (!backend_ready(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  run_widths("softmax", "rows_vec", kRowsVecWidths, 37, Backend::cuda);
+  run_widths("softmax", "block_regs", kBlockRegsWidths, 3, Backend::cuda);
+  // cluster_regs: C = 2, 4, 8 and P from 1 to 32 / V, the widest 262144.
+  run_widths("softmax", "cluster_regs", {1, 33, 1024, 32768, 32769, 65536, 100003, 262144}, 3, Backend::cuda);
+  run_widths("softmax", "cluster_regs", {5, 1024, 65536}, 8, Backend::cuda, "special");
+}
+
+TEST(RowSumVectorVariants, RowsVecAndSplitVecOnEmu) {
+  EXPECT_EQ(run_widths("row_sum", "rows_vec", kRowsVecWidths, 37, Backend::emu), 3 * 23 * 5);
+  // split_vec: one split (narrow or many rows), several (few wide rows), chunk tails.
+  EXPECT_GT(run_widths("row_sum", "split_vec", {1, 1000, 2047, 2048, 5000, 40000}, 3, Backend::emu), 0);
+  EXPECT_GT(run_widths("row_sum", "split_vec", {262144}, 1, Backend::emu), 0);
+  // Integer values: exact mode, the result's bits must be the exact sum's.
+  EXPECT_GT(run_widths("row_sum", "split_vec", {40000}, 2, Backend::emu, "int:3"), 0);
+  EXPECT_GT(run_widths("row_sum", "rows_vec", {1000}, 5, Backend::emu, "int:3"), 0);
+}
+
+TEST(RowSumVectorVariants, OnCuda) {
+  if (!backend_ready(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  run_widths("row_sum", "rows_vec", kRowsVecWidths, 37, Backend::cuda);
+  run_widths("row_sum", "split_vec", {1, 1000, 2047, 2048, 5000, 40000}, 3, Backend::cuda);
+  run_widths("row_sum", "split_vec", {262144, 1 << 22}, 1, Backend::cuda);
+}
+
+std::string auto_choice(const std::string& line) {
+  const auto c = kverify::parse_case(line);
+  std::string why;
+  const auto* v = kverify::choose_variant(c, &why);
+  return v ? std::string(v->name) : "none: " + why;
+}
+
+TEST(VectorVariantsAuto, PicksThemWhereThePerfLogSays) {
+  for (const char* dtype : {" dtype=f32", " dtype=bf16"}) {
+    const std::string e = std::string(" backend=emu") + dtype;
+    EXPECT_EQ(auto_choice("op=softmax shape=4x32" + e), "rows_vec");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x1024" + e), "rows_vec");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x4096" + e), "block_regs");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x32768" + e), "block_regs");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x65536" + e), "online") << "cluster_regs cannot run on emu";
+    EXPECT_EQ(auto_choice("op=row_sum shape=4x32" + e), "rows_vec");
+    EXPECT_EQ(auto_choice("op=row_sum shape=4x1000" + e), "rows_vec");
+    EXPECT_EQ(auto_choice("op=row_sum shape=1x262144" + e), "split_vec");
+    EXPECT_EQ(auto_choice("op=row_sum shape=1024x262144" + e), "split_vec");
+  }
+  if (kverify::backend_available(Backend::cuda, nullptr)) {
+    EXPECT_EQ(auto_choice("op=softmax shape=4x65536 backend=cuda"), "cluster_regs");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x262144 backend=cuda"), "cluster_regs");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x262145 backend=cuda"), "online");
+  }
+}
+
+// The launchers' own test on the device pointers: only unit-stride rows that all start on a
+// 16-byte boundary take vectors.
+TEST(VectorVariantsPlan, VectorPathNeedsUnitStrideAndAlignedRows) {
+  using kverify::Layout2D;
+  using kverify::kernels::vector_rows_ok;
+  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 10, 12, 1, 0}, 256, 4));    // 48-byte rows
+  EXPECT_FALSE(vector_rows_ok(Layout2D{3, 10, 10, 1, 0}, 256, 4));   // 40-byte rows: row 1 misaligned
+  EXPECT_TRUE(vector_rows_ok(Layout2D{1, 10, 10, 1, 0}, 256, 4));    // one row: its stride never used
+  EXPECT_FALSE(vector_rows_ok(Layout2D{3, 10, 24, 2, 0}, 256, 4));   // column stride 2
+  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 1, 8, 5, 0}, 256, 2));      // one column: its stride never used
+  EXPECT_FALSE(vector_rows_ok(Layout2D{3, 16, 16, 1, 0}, 256 + 8, 4));  // start 8 bytes off
+  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 16, 24, 1, 0}, 256, 2));    // 48-byte bf16 rows
+}
+
+// split_vec's plan: chunks are whole 16-byte vectors for every dtype, the splits cover the row
+// exactly, and each element's addition depth stays within reference/row_sum.cpp's allowance
+// (ceil(n/256) + 16 beyond 1024 columns, more below): ceil(chunk / 256) per-thread additions
+// (V = 1, the worst), 3 for the pairwise vector sum, 5 + 3 for the block, and ceil(S/32) + 5 for
+// the combine when there are S > 1 splits. The issue's shapes fill 132 SMs with >= 1056 blocks.
+TEST(VectorVariantsPlan, SplitVecPlanCoversRowsWithinTheDepthBound) {
+  using kverify::kernels::row_sum::split_vec_plan;
+  for (long long rows : {1LL, 2LL, 16LL, 100LL, 1024LL, 300000LL})
+    for (long long cols : {1LL, 7LL, 1024LL, 1025LL, 2047LL, 2048LL, 4097LL, 65536LL, 1000003LL, 1LL << 24, 1LL << 28}) {
+      const auto plan = split_vec_plan(rows, cols);
+      EXPECT_EQ(plan.chunk % 8, 0) << rows << "x" << cols;
+      EXPECT_GE(plan.splits, 1);
+      EXPECT_LE(plan.splits, 1024);
+      EXPECT_GE(plan.splits * plan.chunk, cols);
+      EXPECT_LT((plan.splits - 1) * plan.chunk, cols) << "an empty split";
+      // No term of a sum of n passes through more than n - 1 additions, whatever the tree.
+      const double depth = std::min(static_cast<double>(cols - 1),
+                                    std::ceil(plan.chunk / 256.0) + 3 + 8 +
+                                        (plan.splits > 1 ? std::ceil(plan.splits / 32.0) + 5 : 0));
+      const double narrow = std::ceil(cols / 32.0) + 5, wide = std::ceil(cols / 256.0) + 16;
+      const double allowed = std::min(static_cast<double>(cols), cols <= 1024 ? std::max(narrow, wide) : wide);
+      EXPECT_LE(depth, allowed) << rows << "x" << cols;
+    }
+  for (auto [rows, cols] : {std::pair{1LL, 1LL << 28}, {16LL, 1LL << 24}, {1024LL, 1LL << 18}})
+    EXPECT_GE(rows * split_vec_plan(rows, cols).splits, 1024) << rows << "x" << cols;
+}
+
+}  // namespace

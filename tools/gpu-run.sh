@@ -161,7 +161,7 @@ case "${1:-}" in
     # GPU-side verification (README "GPU-side verification"). The catalogue under each
     # compute-sanitizer tool (f32, 2 cases per property), then each tool on the mutant with its bug.
     for tool in memcheck racecheck initcheck synccheck; do
-      step "sanitize_$tool" timeout 540 "$k" check --backend cuda --sanitize "$tool" --dtype f32 --budget 2 \
+      step "sanitize_$tool" timeout 480 "$k" check --backend cuda --sanitize "$tool" --dtype f32 --budget 2 \
         --json "/tmp/sanitize-$tool.json"
     done
     planted() {  # planted TOOL VARIANT PROPERTY: the tool must fire (check exits 1 with its Verdict)
@@ -181,21 +181,27 @@ case "${1:-}" in
     }
     step sanitize_planted sanitize_planted
     step fault_isolation tools/tests/fault_isolation.sh "$k" cuda
-    step huge timeout 540 "$k" huge --backend cuda
+    step huge timeout 480 "$k" huge --backend cuda
     step huge_int32 timeout 300 "$k" huge --backend cuda --variant mutant_gpuv_int32_index
-    agree() { "$k" agree --budget 10 --out "$out"; }
+    agree() { timeout 480 "$k" agree --budget 10 --out "$out"; }
     step agree agree
     # The tolerance report on the GPU: reports/h200/{report.json,md,html,plots/}.
-    step report "$k" report --backend cuda --out "$out/report-h200"
+    step report timeout 480 "$k" report --backend cuda --out "$out/report-h200"
     wait  # the parallel steps
-    rmdir "$out/fuzz-findings" 2>/dev/null || true
+    "${BASH_SOURCE[0]}" pack
+    ;;
+  pack)
     # At most a few files come back from the device tool: everything but the summary travels as one
-    # archive (logs, reports, findings).
+    # archive (logs, reports, findings). Also the way to save a run that was cut short:
+    #   timeout 550 tools/gpu-run.sh run ...; tools/gpu-run.sh pack
+    out="${OUT:-$root/gpu-out}"
+    rmdir "$out/fuzz-findings" 2>/dev/null || true
+    [[ -f "$out/results.tgz" ]] && exit 0
     (cd "$out" && tar czf /tmp/kverify-results.tgz --exclude=./summary.txt . &&
        find . -mindepth 1 -maxdepth 1 ! -name summary.txt -exec rm -rf {} + && mv /tmp/kverify-results.tgz results.tgz)
     ;;
   *)
-    echo "usage: tools/gpu-run.sh build|run   (see the comment at the top of this file)" >&2
+    echo "usage: tools/gpu-run.sh build | list | run [--parallel] [STEP...] | pack   (see the top of this file)" >&2
     exit 2
     ;;
 esac

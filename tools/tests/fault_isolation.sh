@@ -41,7 +41,8 @@ cases=$(grep "the Case that was running: op=" "$work/fault.out" | sort -u | wc -
 # Each boundary Case faults in its own child; each property faults on its first Case and the next
 # property starts in a fresh child.
 expected=$((boundary + properties))
-[[ $faults -eq $expected ]] || fail "$faults device-fault Verdicts, expected $expected ($boundary boundary Cases + $properties properties)"
+[[ $faults -eq $expected ]] || fail "$faults device-fault Verdicts, expected $expected ($boundary boundary Cases + $properties properties); the other failures:
+$(grep -A3 '^FAILED' "$work/fault.out" | grep -v -A3 '^FAILED device fault' | head -20)"
 [[ $cases -ge $boundary ]] || fail "only $cases distinct Case lines named"
 grep -q "^0 passed, $expected failed" "$work/fault.out" || fail "summary line: $(tail -1 "$work/fault.out")"
 [[ -s "$work/fault.json" ]] || fail "no JSON summary written"

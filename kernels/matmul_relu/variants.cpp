@@ -27,8 +27,15 @@ std::string mma_sync_not_applicable(const Case& c) {
   return why;
 }
 
+// The largest K at which auto picks mma_sync. Measured on the H200 (reports/h200/bench.txt, commit
+// 8fb6f52): at K = 8192 with normal values its error is 4.6-4.8 units of the policy against the eager
+// composition's 0.7-1.2, over the baseline rule's 2x + 2 (the tensor core's f32 accumulation
+// truncates, so its error grows with K instead of averaging out); every K <= 4099 passed.
+constexpr std::int64_t kMmaSyncAutoMaxK = 4096;
+
 const Variant kVariants[] = {
-    // auto's first choice for f16/bf16 on cuda when the layouts fit; never on emu.
+    // auto's first choice for f16/bf16 on cuda when the layouts fit and K is in the measured range;
+    // never on emu.
     {.op = "matmul_relu",
      .name = "mma_sync",
      .strategy = "tensor cores: mma.sync m16n8k16 with f32 accumulators, ldmatrix from XOR-swizzled shared "
@@ -37,6 +44,7 @@ const Variant kVariants[] = {
      .f32 = false,
      .on_emu = false,
      .emu_unsupported_reason = "tensor-core PTX (mma.sync/ldmatrix/cp.async) has no emu model",
+     .auto_when = [](const Case& c) { return c.layout(0).cols <= kMmaSyncAutoMaxK; },
      .not_applicable = &mma_sync_not_applicable,
 #if KVERIFY_HAVE_CUDA
      .launch_emu = nullptr,

@@ -103,6 +103,20 @@ TEST(MatmulRelu, SimtPassesItsOwnTileBoundaries) {
 
 // mma_sync is cuda only: on emu it is skipped with the registry's reason, auto passes over it, and
 // its layout predicate names what it needs.
+// auto keeps mma_sync to the K range where it passed the baseline rule on the H200.
+TEST(MatmulRelu, AutoPicksTensorCoresOnlyUpToTheMeasuredK) {
+  const auto* v = kverify::find_variant("matmul_relu", "mma_sync");
+  ASSERT_NE(v, nullptr);
+  if (!v->launch_cuda) GTEST_SKIP() << "this build has no CUDA: mma_sync is not registered for cuda";
+  std::string why;
+  const auto* small = kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=4096x4096x4096 backend=cuda"), &why);
+  ASSERT_NE(small, nullptr) << why;
+  EXPECT_EQ(small->name, "mma_sync");
+  const auto* deep = kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=64x8192x8192 backend=cuda"), &why);
+  ASSERT_NE(deep, nullptr) << why;
+  EXPECT_NE(deep->name, "mma_sync");
+}
+
 TEST(MatmulRelu, TensorCoreVariantIsCudaOnlyAndStatesItsLayouts) {
   const auto* v = kverify::find_variant("matmul_relu", "mma_sync");
   ASSERT_NE(v, nullptr);

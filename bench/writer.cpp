@@ -1,4 +1,5 @@
 #include "bench/writer.hpp"
+#include "core/json_text.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -26,19 +27,6 @@ std::string ratio_cell(const BenchRow& r) {
   if (!r.baseline->timing) return "not run";
   if (!r.timing) return "-";
   return fmt("%.2fx", r.baseline->timing->median / r.timing->median);
-}
-
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') o += '\\';
-    if (ch == '\n') {
-      o += "\\n";
-      continue;
-    }
-    o += ch;
-  }
-  return "\"" + o + "\"";
 }
 
 std::string timing_json(const Timing& t) {
@@ -76,10 +64,10 @@ std::string format_table(const BenchReport& r) {
 std::string to_json(const BenchReport& r) {
   std::ostringstream o;
   o.precision(6);
-  o << "{\n  \"date\": " << esc(r.date) << ",\n  \"commit\": " << esc(r.commit) << ",\n  \"backend\": " << esc(r.backend)
-    << ",\n  \"device\": " << esc(r.device) << ",\n  \"driver\": " << esc(r.driver) << ",\n  \"runtime\": " << esc(r.runtime)
-    << ",\n  \"host\": " << esc(r.host) << ",\n  \"clocks_before\": " << esc(r.clocks_before) << ",\n  \"clocks_after\": "
-    << esc(r.clocks_after) << ",\n  \"note\": " << esc(r.note) << ",\n  \"reps\": " << r.reps << ",\n  \"warmup\": " << r.warmup
+  o << "{\n  \"date\": " << json_quote(r.date) << ",\n  \"commit\": " << json_quote(r.commit) << ",\n  \"backend\": " << json_quote(r.backend)
+    << ",\n  \"device\": " << json_quote(r.device) << ",\n  \"driver\": " << json_quote(r.driver) << ",\n  \"runtime\": " << json_quote(r.runtime)
+    << ",\n  \"host\": " << json_quote(r.host) << ",\n  \"clocks_before\": " << json_quote(r.clocks_before) << ",\n  \"clocks_after\": "
+    << json_quote(r.clocks_after) << ",\n  \"note\": " << json_quote(r.note) << ",\n  \"reps\": " << r.reps << ",\n  \"warmup\": " << r.warmup
     << ",\n  \"l2_flush_bytes\": " << r.flush_bytes << ",\n  \"gate_seconds\": " << r.gate_seconds
     << ",\n  \"timing_seconds\": " << r.timing_seconds << ",\n  \"ceiling\": ";
   if (r.ceiling_timing)
@@ -90,11 +78,11 @@ std::string to_json(const BenchReport& r) {
   o << ",\n  \"results\": [";
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
-    o << (i ? "," : "") << "\n    {\"op\": " << esc(row.op) << ", \"variant\": " << esc(row.variant) << ", \"dtype\": "
-      << esc(row.dtype) << ", \"shape\": " << esc(row.shape) << ", \"case\": " << esc(row.case_line)
+    o << (i ? "," : "") << "\n    {\"op\": " << json_quote(row.op) << ", \"variant\": " << json_quote(row.variant) << ", \"dtype\": "
+      << json_quote(row.dtype) << ", \"shape\": " << json_quote(row.shape) << ", \"case\": " << json_quote(row.case_line)
       << ", \"gate\": {\"cases\": " << row.gate_cases << ", \"failed\": " << row.gate_failed << ", \"coverage\": "
-      << esc(row.gate_coverage) << ", \"seconds\": " << row.gate_seconds << ", \"failing\": [";
-    for (std::size_t k = 0; k < row.failing_lines.size(); ++k) o << (k ? ", " : "") << esc(row.failing_lines[k]);
+      << json_quote(row.gate_coverage) << ", \"seconds\": " << row.gate_seconds << ", \"failing\": [";
+    for (std::size_t k = 0; k < row.failing_lines.size(); ++k) o << (k ? ", " : "") << json_quote(row.failing_lines[k]);
     o << "]}, \"ideal_bytes\": " << row.ideal_bytes;
     if (row.flops > 0) o << ", \"flops\": " << row.flops;
     if (row.timing) {
@@ -102,22 +90,22 @@ std::string to_json(const BenchReport& r) {
       if (r.ceiling_gbps > 0) o << ", \"fraction_of_ceiling\": " << gbps(row) / r.ceiling_gbps;
       if (row.flops > 0) o << ", \"tflops\": " << row.flops / (row.timing->median * 1e-3) / 1e12;
     } else {
-      o << ", \"timing\": null, \"not_timed\": " << esc(row.not_timed_reason);
+      o << ", \"timing\": null, \"not_timed\": " << json_quote(row.not_timed_reason);
     }
     if (row.baseline) {
-      o << ", \"baseline\": {\"name\": " << esc(row.baseline->name) << ", \"detail\": " << esc(row.baseline->detail);
+      o << ", \"baseline\": {\"name\": " << json_quote(row.baseline->name) << ", \"detail\": " << json_quote(row.baseline->detail);
       if (row.baseline->timing) {
         o << ", \"timing\": " << timing_json(*row.baseline->timing);
         if (row.timing) o << ", \"ours_speed_over_baseline\": " << row.baseline->timing->median / row.timing->median;
       } else {
-        o << ", \"error\": " << esc(row.baseline->error);
+        o << ", \"error\": " << json_quote(row.baseline->error);
       }
       o << "}";
     }
     o << "}";
   }
   o << "\n  ],\n  \"skipped\": [";
-  for (std::size_t k = 0; k < r.skipped.size(); ++k) o << (k ? ", " : "") << esc(r.skipped[k]);
+  for (std::size_t k = 0; k < r.skipped.size(); ++k) o << (k ? ", " : "") << json_quote(r.skipped[k]);
   o << "]\n}\n";
   return o.str();
 }

@@ -1,4 +1,5 @@
 #include "tools/check_report.hpp"
+#include "core/json_text.hpp"
 
 #include <cstdio>
 #include <ctime>
@@ -6,27 +7,6 @@
 
 namespace kverify {
 namespace {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string json_number(double v) {
   if (v != v || v > 1e308 || v < -1e308) return "null";  // NaN and inf have no JSON form
@@ -66,12 +46,12 @@ bool CheckReport::write_json(const std::string& path, std::string* error) const 
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  out << "{\n  \"date\": " << json_string(date) << ",\n  \"seconds\": " << json_number(seconds) << ",\n";
+  out << "{\n  \"date\": " << json_quote(date) << ",\n  \"seconds\": " << json_number(seconds) << ",\n";
   out << "  \"boundary_cases\": [";
   for (std::size_t i = 0; i < boundary.size(); ++i) {
     const auto& r = boundary[i];
-    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_string(r.backend) << ", \"variant\": "
-        << json_string(r.variant) << ", \"dtype\": " << json_string(r.dtype) << ", \"cases\": " << r.cases
+    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_quote(r.backend) << ", \"variant\": "
+        << json_quote(r.variant) << ", \"dtype\": " << json_quote(r.dtype) << ", \"cases\": " << r.cases
         << ", \"passed\": " << r.passed << ", \"worst_ulp\": " << json_number(r.worst_ulp)
         << ", \"worst_margin\": " << json_number(r.worst_margin) << ", \"worst_baseline_share\": "
         << json_number(r.worst_baseline) << "}";
@@ -79,22 +59,22 @@ bool CheckReport::write_json(const std::string& path, std::string* error) const 
   out << "\n  ],\n  \"properties\": [";
   for (std::size_t i = 0; i < properties.size(); ++i) {
     const auto& r = properties[i];
-    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_string(r.backend) << ", \"property\": "
-        << json_string(r.property) << ", \"variant\": " << json_string(r.variant) << ", \"cases\": " << r.cases
+    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_quote(r.backend) << ", \"property\": "
+        << json_quote(r.property) << ", \"variant\": " << json_quote(r.variant) << ", \"cases\": " << r.cases
         << ", \"passed\": " << r.passed << ", \"worst_margin\": " << json_number(r.worst_margin)
         << ", \"ok\": " << (r.ok ? "true" : "false") << "}";
   }
   out << "\n  ],\n  \"failures\": [";
   for (std::size_t i = 0; i < failures.size(); ++i) {
     const auto& f = failures[i];
-    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_string(f.backend) << ", \"what\": "
-        << json_string(f.what) << ", \"message\": " << json_string(f.message) << ", \"replay\": "
-        << json_string(f.replay) << "}";
+    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_quote(f.backend) << ", \"what\": "
+        << json_quote(f.what) << ", \"message\": " << json_quote(f.message) << ", \"replay\": "
+        << json_quote(f.replay) << "}";
   }
   out << "\n  ],\n  \"not_run\": [";
-  for (std::size_t i = 0; i < not_run.size(); ++i) out << (i ? ", " : "") << json_string(not_run[i]);
+  for (std::size_t i = 0; i < not_run.size(); ++i) out << (i ? ", " : "") << json_quote(not_run[i]);
   out << "],\n  \"skipped\": [";
-  for (std::size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << json_string(skipped[i]);
+  for (std::size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << json_quote(skipped[i]);
   out << "]\n}\n";
   if (!out) {
     if (error) *error = "write failed";

@@ -15,6 +15,7 @@
 #include <random>
 #include <thread>
 
+#include "core/json_text.hpp"
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
@@ -359,15 +360,6 @@ std::vector<std::string> random_lines(const std::string& op, const std::string& 
   return lines;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') o += '\\';
-    o += ch;
-  }
-  return o;
-}
-
 }  // namespace
 
 int agree_command(Args args) {
@@ -489,7 +481,7 @@ int agree_command(Args args) {
         "|emu - cuda| divided by the policy's bound at that element (1 would be a whole tolerance apart).\n\n"
      << "| op | dtype | Cases | elements | bitwise equal | max abs diff | max ulp diff | max units | worst Case (units) |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
-  js << "{\n  \"device\": \"" << json_escape(device) << "\", \"cases\": " << cases << ", \"seconds\": " << secs
+  js << "{\n  \"device\": " << json_quote(device) << ", \"cases\": " << cases << ", \"seconds\": " << secs
      << ", \"failures\": " << failures.size() << ",\n  \"rows\": [\n";
   bool first = true;
   for (const auto& [key, r] : rows) {
@@ -501,8 +493,8 @@ int agree_command(Args args) {
     js << (first ? "" : ",\n") << "    {\"op\": \"" << r.op << "\", \"dtype\": \"" << r.dtype << "\", \"cases\": " << r.cases
        << ", \"elements\": " << r.elements << ", \"bitwise_equal\": " << r.equal_bits << ", \"max_abs\": " << r.max_abs
        << ", \"max_ulp\": " << r.max_ulp << ", \"max_units\": " << (std::isfinite(r.max_units) ? r.max_units : -1)
-       << ", \"case_abs\": \"" << json_escape(r.case_abs) << "\", \"case_ulp\": \"" << json_escape(r.case_ulp)
-       << "\", \"case_units\": \"" << json_escape(r.case_units) << "\"}";
+       << ", \"case_abs\": " << json_quote(r.case_abs) << ", \"case_ulp\": " << json_quote(r.case_ulp)
+       << ", \"case_units\": " << json_quote(r.case_units) << "}";
     first = false;
   }
   js << "\n  ]\n}\n";

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "core/json_text.hpp"
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
@@ -112,19 +113,6 @@ std::string shrunk_case(const std::string& counterexample) {
   if (at == std::string::npos) return "";
   const auto start = at + marker.size();
   return counterexample.substr(start, counterexample.find('\'', start) - start);
-}
-
-std::string escape_json(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (ch == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += ch;
-  }
-  return out;
 }
 
 }  // namespace
@@ -245,13 +233,13 @@ int mutants_command(std::span<const std::string_view> args) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     json += std::string(i ? ",\n    " : "\n    ") + "{\"op\": \"" + r.op + "\", \"mutant\": \"" + r.name +
-            "\", \"bug\": \"" + escape_json(r.bug) + "\", \"killed\": " + (r.kill.killed ? "true" : "false") +
+            "\", \"bug\": " + json_quote(r.bug) + ", \"killed\": " + (r.kill.killed ? "true" : "false") +
             ", \"property\": \"" + r.kill.property + "\", \"cases\": " + std::to_string(r.kill.cases) +
-            ", \"seconds\": " + std::to_string(r.kill.seconds) + ", \"shrunk_case\": \"" + escape_json(r.shrunk) +
-            "\", \"kernelbench_f32_caught\": " + (r.kb_f32.caught ? "true" : "false") +
-            ", \"kernelbench_bf16_caught\": " + (r.kb_bf16.caught ? "true" : "false") + ", \"short_fuzz\": {\"status\": \"" +
-            escape_json(r.fuzz.status) + "\", \"execs\": " + std::to_string(r.fuzz.execs) + ", \"seconds\": " +
-            std::to_string(r.fuzz.seconds) + ", \"case\": \"" + escape_json(r.fuzz.case_line) + "\"}}";
+            ", \"seconds\": " + std::to_string(r.kill.seconds) + ", \"shrunk_case\": " + json_quote(r.shrunk) +
+            ", \"kernelbench_f32_caught\": " + (r.kb_f32.caught ? "true" : "false") +
+            ", \"kernelbench_bf16_caught\": " + (r.kb_bf16.caught ? "true" : "false") + ", \"short_fuzz\": {\"status\": " +
+            json_quote(r.fuzz.status) + ", \"execs\": " + std::to_string(r.fuzz.execs) + ", \"seconds\": " +
+            std::to_string(r.fuzz.seconds) + ", \"case\": " + json_quote(r.fuzz.case_line) + "}}";
   }
   json += "\n  ]\n}\n";
   std::ofstream(out_dir + "/mutants.md") << md;

@@ -1,4 +1,5 @@
 #include "tools/report_writer.hpp"
+#include "core/json_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,21 +13,6 @@ std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      out += fmt("\\u%04x", static_cast<unsigned char>(ch));
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
 }
 
 // JSON has no inf or NaN: null stands for "infinite" (a NaN or inf where a finite value was due).
@@ -89,29 +75,29 @@ std::string header_lines(const Report& r, bool markdown) {
 }  // namespace
 
 std::string report_json(const Report& r) {
-  std::string out = "{\n  \"schema\": " + json_string(kReportSchema) + ",\n  \"backend\": " + json_string(r.backend) +
-                    ",\n  \"device\": " + json_string(r.device) + ",\n  \"driver\": " + json_string(r.driver) +
-                    ",\n  \"commit\": " + json_string(r.commit) + ",\n  \"date\": " + json_string(r.date) +
-                    ",\n  \"command\": " + json_string(r.command) + ",\n  \"quick\": " + (r.quick ? "true" : "false") +
+  std::string out = "{\n  \"schema\": " + json_quote(kReportSchema) + ",\n  \"backend\": " + json_quote(r.backend) +
+                    ",\n  \"device\": " + json_quote(r.device) + ",\n  \"driver\": " + json_quote(r.driver) +
+                    ",\n  \"commit\": " + json_quote(r.commit) + ",\n  \"date\": " + json_quote(r.date) +
+                    ",\n  \"command\": " + json_quote(r.command) + ",\n  \"quick\": " + (r.quick ? "true" : "false") +
                     ",\n  \"seconds\": " + json_number(r.seconds) + ",\n  \"cells\": [";
   for (std::size_t i = 0; i < r.cells.size(); ++i) {
     const auto& c = r.cells[i];
-    out += std::string(i ? ",\n" : "\n") + "    {\"op\": " + json_string(c.op) + ", \"variant\": " + json_string(c.variant) +
-           ", \"dtype\": " + json_string(c.dtype) + ", \"width\": " + std::to_string(c.width) + ", \"shape\": " +
-           json_string(c.shape) + ", \"elements\": " + std::to_string(c.elements) + ",\n     \"abs\": " + json_stat(c.abs) +
+    out += std::string(i ? ",\n" : "\n") + "    {\"op\": " + json_quote(c.op) + ", \"variant\": " + json_quote(c.variant) +
+           ", \"dtype\": " + json_quote(c.dtype) + ", \"width\": " + std::to_string(c.width) + ", \"shape\": " +
+           json_quote(c.shape) + ", \"elements\": " + std::to_string(c.elements) + ",\n     \"abs\": " + json_stat(c.abs) +
            ", \"rel\": " + json_stat(c.rel) + ", \"ulp\": " + json_stat(c.ulp) + ",\n     \"margin\": " +
-           json_number(c.margin) + ", \"pass\": " + (c.pass ? "true" : "false") + ", \"policy\": " + json_string(c.policy) +
+           json_number(c.margin) + ", \"pass\": " + (c.pass ? "true" : "false") + ", \"policy\": " + json_quote(c.policy) +
            ",\n     \"baseline\": {\"kernel_units\": " + json_number(c.baseline_kernel) + ", \"eager_units\": " +
            json_number(c.baseline_eager) + ", \"ratio\": " + json_number(c.baseline_ratio) + ", \"share\": " +
-           json_number(c.baseline_share) + "},\n     \"worst\": {\"case\": " + json_string(c.worst_case) +
+           json_number(c.baseline_share) + "},\n     \"worst\": {\"case\": " + json_quote(c.worst_case) +
            ", \"row\": " + std::to_string(c.worst_row) + ", \"col\": " + std::to_string(c.worst_col) + "},\n     \"seconds\": " +
            fmt("%.3f", c.seconds) + ", \"cases\": [";
     for (std::size_t k = 0; k < c.cases.size(); ++k) {
       const auto& cs = c.cases[k];
-      out += std::string(k ? ",\n       " : "\n       ") + "{\"recipe\": " + json_string(cs.recipe) + ", \"pass\": " +
+      out += std::string(k ? ",\n       " : "\n       ") + "{\"recipe\": " + json_quote(cs.recipe) + ", \"pass\": " +
              (cs.pass ? "true" : "false") + ", \"max_ulp\": " +
              json_number(cs.max_ulp) + ", \"margin\": " + json_number(cs.margin) + ", \"reason\": " +
-             json_string(cs.reason) + "}";
+             json_quote(cs.reason) + "}";
     }
     out += "]}";
   }

@@ -94,7 +94,11 @@ void print_overview() {
   std::printf(
       "kverify - checks CUDA kernels against float64 references, on the GPU or on the CPU (emu)\n\n"
       "usage: ./kverify <command> [arguments]   (./kverify test runs the test suite)\n\ncommands:\n");
-  for (const auto& c : kCommands) std::printf("  %-48s %s\n", std::string(c.usage).c_str(), std::string(c.summary).c_str());
+  for (const auto& c : kCommands) {
+    const std::string usage(c.usage);
+    if (usage.size() <= 48) std::printf("  %-48s %s\n", usage.c_str(), std::string(c.summary).c_str());
+    else std::printf("  %s\n  %-48s %s\n", usage.c_str(), "", std::string(c.summary).c_str());  // long usage: summary below
+  }
   std::printf("\n`./kverify <command> --help` for one command; `./kverify help case` for the Case fields.\n");
 }
 

@@ -2,12 +2,20 @@
 # The GPU run, reproducible by anyone with a GPU (and what the device tool runs on the lent H200).
 #
 #   tools/gpu-run.sh build   on the build machine: statically linked binaries into build-gpu/
-#                            (the GPU machine has no RapidCheck/MPFR and nothing can be installed)
-#   tools/gpu-run.sh run [STEP...]
-#                            on the GPU machine (all steps when none is named; `list` names them): the cuda suites with KVERIFY_REQUIRE_GPU=1, the CLI
-#                            on backend=cuda, the check catalogue on emu and cuda, compute-sanitizer
-#                            memcheck, the op fuzz targets on cuda (libFuzzer fuzz_cuda 30 s and
-#                            fuzz_run 15 s per target); logs and a summary go to $OUT (or gpu-out/)
+#                            (the GPU machine has no RapidCheck/MPFR and nothing can be installed),
+#                            staged with their relative paths in gpu-stage/ (carry that one path)
+#   tools/gpu-run.sh list    the steps
+#   tools/gpu-run.sh run [--parallel] [STEP...]
+#                            on the GPU machine, all steps or the named ones (--parallel: side by
+#                            side; never with bench, which needs the device alone), with
+#                            KVERIFY_REQUIRE_GPU=1: suites, properties, CLI runs, check --backend all,
+#                            the new variants, compute-sanitizer over the catalogue and on planted
+#                            mutants, fault isolation, huge tensors, emu-GPU agreement, the
+#                            mutation self-test, the fuzz targets on cuda, bench (quick and full),
+#                            the tolerance report; a summary and results.tgz (logs, reports) in $OUT
+#                            (or gpu-out/)
+#   tools/gpu-run.sh pack    archive what a cut-short run left in $OUT
+# The device tool copies the work tree without .git: pass KVERIFY_COMMIT=<hash> to `run`.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -12,7 +12,7 @@
 #                            the new variants, compute-sanitizer over the catalogue and on planted
 #                            mutants, fault isolation, huge tensors, emu-GPU agreement, the
 #                            mutation self-test, the fuzz targets on cuda, bench (quick and full),
-#                            the tolerance report; a summary and results.tgz (logs, reports) in $OUT
+#                            the tolerance report, Nsight Compute profiles; a summary and results.tgz (logs, reports) in $OUT
 #                            (or gpu-out/)
 #   tools/gpu-run.sh pack    archive what a cut-short run left in $OUT
 # The device tool copies the work tree without .git: pass KVERIFY_COMMIT=<hash> to `run`.
@@ -201,6 +201,32 @@ case "${1:-}" in
     step agree agree
     # The tolerance report on the GPU: reports/h200/{report.json,md,html,plots/}.
     step report timeout 480 "$k" report --backend cuda --out "$out/report-h200"
+    # Nsight Compute on one launch of each kernel the bench found short of its goal (docs/perf.md):
+    # the evidence of what limits it. KVERIFY_PROFILE_CASES replaces the list (one
+    # "op variant dtype shape kernel-name-regex" per line). Row counts are a quarter of the bench
+    # shapes (the same per-row work, still many waves) so the gate before the launch is short.
+    profile() {
+      local ok=0 cases="${KVERIFY_PROFILE_CASES:-
+softmax block_regs bf16 16384x4096 softmax_block_regs
+softmax block_regs bf16 4096x16384 softmax_block_regs
+softmax rows_vec bf16 2097152x32 softmax_rows_vec
+softmax cluster_regs f32 256x262144 softmax_block_regs
+softmax cluster_regs bf16 1024x65536 softmax_block_regs
+gelu_tanh vec_ilp f32 4096x16384 gelu_tanh_vec_ilp
+row_sum rows_vec bf16 2097152x32 row_sum_rows_vec
+matmul_relu mma_sync bf16 4096x4096x4096 matmul_relu_mma}"
+      while read -r op variant dtype shape kernel; do
+        [[ -n "$op" ]] || continue
+        echo "--- ncu: $op $variant $dtype $shape (kernel $kernel)"
+        ncu --clock-control none -k "regex:$kernel" --launch-count 1 --section SpeedOfLight \
+          --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section LaunchStats \
+          --section Occupancy --section WarpStateStats --section SchedulerStats --section InstructionStats \
+          "$k" bench --op "$op" --variant "$variant" --dtype "$dtype" --shape "$shape" --reps 1 --warmup 0 \
+          --gate-extra 0 --seed 1 --json /tmp/profile.json --md /tmp/profile.md 2>&1 | grep -vE '^\s*$' || ok=1
+      done <<<"$cases"
+      return $ok
+    }
+    step profile profile
     wait  # the parallel steps
     "${BASH_SOURCE[0]}" pack
     ;;

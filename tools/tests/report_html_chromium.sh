@@ -21,7 +21,7 @@ count() { grep -o "$1" "$dom" | wc -l; }
 svgs=$(count '<svg[^>]*class="plot"') polylines=$(count '<polyline') points=$(count '<circle class="cell') \
   policy=$(count '<line class="policy"')
 echo "rendered DOM: $svgs plot svgs, $polylines polylines, $points points, $policy policy lines"
-# The quick sweep covers 4 ops x 3 dtypes: 12 plots, each with its policy line and a series per variant.
+# Every sweep (quick or full) covers 4 ops x 3 dtypes: 12 plots, each with its policy line and a series per variant.
 ok=1
 ((svgs == 12)) || { echo "FAIL: expected 12 plot <svg> elements"; ok=0; }
 ((policy == svgs)) || { echo "FAIL: expected one policy line per plot"; ok=0; }

@@ -282,6 +282,7 @@ int bench_command(std::span<const std::string_view> args) {
       row.shape = shape_text(p.c.shape);
       row.case_line = p.c.to_text();
       row.gate_coverage = gates[i].coverage;
+      row.goal = issue_goal(row.op, p.c.dtype, p.c.shape);
       const double s = static_cast<double>(size_of(p.c.dtype));
       if (row.op == "matmul_relu") {
         const double m = p.c.shape[0], n = p.c.shape[1], k = p.c.shape[2];

@@ -30,6 +30,34 @@ const std::vector<OpShapes>& op_shapes() {
   return table;
 }
 
+}  // namespace
+
+std::optional<Goal> issue_goal(std::string_view op, DType dtype, const std::vector<std::int64_t>& shape) {
+  bool in_table = false;
+  for (const auto& os : op_shapes())
+    if (os.op == op)
+      for (const auto& s : os.shapes) in_table |= s == shape;
+  if (!in_table) return std::nullopt;
+  if (op == "softmax") {
+    if (dtype != DType::f32) return Goal{false, 0.90};
+    // f32: the best anchor per width, and at least 0.90 at 65536 and 262144.
+    switch (shape[1]) {
+      case 1024: return Goal{false, 0.99};
+      case 16384: return Goal{false, 0.97};
+      case 65536:
+      case 262144: return Goal{false, 0.90};
+      default: return Goal{false, 0.98};  // 32, 128, 4096
+    }
+  }
+  if (op == "gelu_tanh") return Goal{false, 0.97};
+  if (op == "row_sum") return Goal{false, 0.95};
+  if (dtype == DType::f32) return Goal{true, 0.80};
+  const bool large_square = shape[0] == shape[1] && shape[1] == shape[2] && shape[0] >= 4096;
+  return Goal{true, large_square ? 0.70 : 1.0};
+}
+
+namespace {
+
 // Extra gate recipes per op, cycled: each aims at a bug class the plain normal values miss.
 std::vector<std::string> extra_recipes(std::string_view op) {
   if (op == "softmax") return {"const:-200", "uniform:30", "negative:2"};  // const:-200: exp(x - 0) underflows under a 0-padded max

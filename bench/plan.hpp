@@ -32,6 +32,14 @@ struct PlannedCase {
   bool timed = false;         // the timed Case itself (else an extra gate Case)
 };
 
+// The Performance issue's (#11) goal for a timed Case: a fraction of the copy ceiling, or of the
+// baseline's speed (matmul_relu: ours over cuBLASLt). None for a shape outside the issue's table.
+struct Goal {
+  bool of_baseline = false;  // false: fraction of the ceiling
+  double value = 0;
+};
+std::optional<Goal> issue_goal(std::string_view op, DType dtype, const std::vector<std::int64_t>& shape);
+
 // Throws InputError on a bad combination (unknown variant, a shape of the wrong rank, ...).
 // `skipped` collects Cases no chosen variant can take, with the reason.
 std::vector<PlannedCase> plan_cases(const PlanOptions& o, std::vector<std::string>* skipped);

@@ -29,6 +29,29 @@ std::string ratio_cell(const BenchRow& r) {
   return fmt("%.2fx", r.baseline->timing->median / r.timing->median);
 }
 
+// The row's measure against its goal: the fraction of the ceiling, or ours over the baseline.
+std::optional<double> goal_measure(const BenchRow& r, double ceiling_gbps) {
+  if (!r.goal || !r.timing) return std::nullopt;
+  if (!r.goal->of_baseline) {
+    if (ceiling_gbps <= 0) return std::nullopt;
+    return gbps(r) / ceiling_gbps;
+  }
+  if (!r.baseline || !r.baseline->timing) return std::nullopt;
+  return r.baseline->timing->median / r.timing->median;
+}
+
+std::string goal_cell(const BenchRow& r) {
+  if (!r.goal) return "-";
+  return r.goal->of_baseline ? fmt(">= %.2fx base", r.goal->value) : fmt(">= %.2f ceil", r.goal->value);
+}
+
+// Met, or the gap to the goal (in the goal's unit); "-" when there is nothing to compare.
+std::string met_cell(const BenchRow& r, double ceiling_gbps) {
+  const auto m = goal_measure(r, ceiling_gbps);
+  if (!m) return r.goal ? "not measured" : "-";
+  return *m >= r.goal->value - 0.005 ? "met" : fmt("gap %.2f", r.goal->value - *m);
+}
+
 std::string timing_json(const Timing& t) {
   std::ostringstream o;
   o << "{\"median_ms\": " << t.median << ", \"p10_ms\": " << t.p10 << ", \"p90_ms\": " << t.p90 << ", \"min_ms\": " << t.min
@@ -41,12 +64,13 @@ std::string timing_json(const Timing& t) {
 std::string format_table(const BenchReport& r) {
   std::ostringstream o;
   char line[512];
-  std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %8s\n", "op", "variant",
-                "dtype", "shape", "gate", "median ms", "p10", "p90", "GB/s", "ceil", "TFLOP/s", "baseline", "base ms", "ours/base");
+  std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", "op", "variant",
+                "dtype", "shape", "gate", "median ms", "p10", "p90", "GB/s", "ceil", "TFLOP/s", "baseline", "base ms", "ours/base",
+                "goal (#11)", "");
   o << line;
   for (const auto& row : r.rows) {
     const bool t = row.timing.has_value();
-    std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %8s\n", row.op.c_str(),
+    std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", row.op.c_str(),
                   row.variant.c_str(), row.dtype.c_str(), row.shape.c_str(), gate_cell(row).c_str(),
                   t ? fmt("%.4f", row.timing->median).c_str() : (row.gate_failed ? "REFUSED" : "not timed"),
                   t ? fmt("%.4f", row.timing->p10).c_str() : "-", t ? fmt("%.4f", row.timing->p90).c_str() : "-",
@@ -55,7 +79,7 @@ std::string format_table(const BenchReport& r) {
                   t && row.flops > 0 ? fmt("%.1f", row.flops / (row.timing->median * 1e-3) / 1e12).c_str() : "-",
                   row.baseline ? row.baseline->name.c_str() : "-",
                   row.baseline && row.baseline->timing ? fmt("%.4f", row.baseline->timing->median).c_str() : "-",
-                  ratio_cell(row).c_str());
+                  ratio_cell(row).c_str(), goal_cell(row).c_str(), met_cell(row, r.ceiling_gbps).c_str());
     o << line;
   }
   return o.str();
@@ -92,6 +116,11 @@ std::string to_json(const BenchReport& r) {
     } else {
       o << ", \"timing\": null, \"not_timed\": " << json_quote(row.not_timed_reason);
     }
+    if (row.goal) {
+      o << ", \"goal\": {\"of\": " << json_quote(row.goal->of_baseline ? "baseline" : "ceiling") << ", \"value\": " << row.goal->value;
+      if (const auto m = goal_measure(row, r.ceiling_gbps)) o << ", \"measured\": " << *m << ", \"met\": " << (*m >= row.goal->value - 0.005 ? "true" : "false");
+      o << "}";
+    }
     if (row.baseline) {
       o << ", \"baseline\": {\"name\": " << json_quote(row.baseline->name) << ", \"detail\": " << json_quote(row.baseline->detail);
       if (row.baseline->timing) {
@@ -125,9 +154,17 @@ std::string to_markdown(const BenchReport& r) {
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (inputs read once, outputs written once) / median time; ceil = that / the copy ceiling; "
-       "ours/base = baseline median / our median (above 1: ours is faster).\n\n"
-    << "| op | variant | dtype | shape | gate | median ms | p10 | p90 | GB/s | ceil | TFLOP/s | baseline | base ms | ours/base |\n"
-    << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+       "ours/base = baseline median / our median (above 1: ours is faster); goal: the Performance issue's (#11) for its "
+       "shapes, on the ceiling fraction or on ours/base (met within 0.005, else the gap; what limits each gap: docs/perf.md).\n\n";
+  int goals = 0, met = 0;
+  for (const auto& row : r.rows)
+    if (const auto m = goal_measure(row, r.ceiling_gbps)) {
+      ++goals;
+      met += *m >= row.goal->value - 0.005;
+    }
+  if (goals) o << "Goals met: " << met << " of " << goals << " measured.\n\n";
+  o << "| op | variant | dtype | shape | gate | median ms | p10 | p90 | GB/s | ceil | TFLOP/s | baseline | base ms | ours/base | goal | met |\n"
+    << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& row : r.rows) {
     const bool t = row.timing.has_value();
     o << "| " << row.op << " | " << row.variant << " | " << row.dtype << " | " << row.shape << " | " << gate_cell(row) << " | "
@@ -137,7 +174,7 @@ std::string to_markdown(const BenchReport& r) {
       << " | " << (t && row.flops > 0 ? fmt("%.1f", row.flops / (row.timing->median * 1e-3) / 1e12) : "-") << " | "
       << (row.baseline ? row.baseline->name : "-") << " | "
       << (row.baseline && row.baseline->timing ? fmt("%.4f", row.baseline->timing->median) : "-") << " | " << ratio_cell(row)
-      << " |\n";
+      << " | " << goal_cell(row) << " | " << met_cell(row, r.ceiling_gbps) << " |\n";
   }
   o << "\n## Gate coverage\n\n";
   for (const auto& row : r.rows) {

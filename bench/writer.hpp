@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/plan.hpp"  // Goal
 #include "bench/stats.hpp"
 
 namespace kverify::bench {
@@ -27,6 +28,7 @@ struct BenchRow {
   std::string not_timed_reason;
   double ideal_bytes = 0, flops = 0;       // flops 0 except matmul
   std::optional<BaselineResult> baseline;
+  std::optional<Goal> goal;                // the Performance issue's, for its shapes
 };
 
 struct BenchReport {

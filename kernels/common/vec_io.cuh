@@ -51,6 +51,27 @@ __device__ __forceinline__ void load_vec(const T* row, long long col_stride, lon
   }
 }
 
+// One 16-byte store. nvcc turned the plain struct store into V scalar stores in some
+// instantiations (the PTX of softmax_block_regs<T, V, P, true> had no st.global.v4: docs/perf.md);
+// the instruction is spelled out so that it cannot.
+template <typename T, int V>
+__device__ __forceinline__ void store_16_bytes(T* at, const VecOf<T, V>& v) {
+#if defined(__CUDACC__)
+  if constexpr (sizeof(T) == 4) {
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(at), "f"(float(v.lane[0])), "f"(float(v.lane[1])),
+                 "f"(float(v.lane[2])), "f"(float(v.lane[3]))
+                 : "memory");
+  } else {
+    unsigned w[4];
+    memcpy(w, &v, sizeof w);
+    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(at), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                 : "memory");
+  }
+#else
+  *reinterpret_cast<VecOf<T, V>*>(at) = v;
+#endif
+}
+
 // Stores the in-range elements of `in` to columns c .. c+V-1 of `row`.
 template <typename T, int V>
 __device__ __forceinline__ void store_vec(T* row, long long col_stride, long long cols, long long c,
@@ -61,7 +82,7 @@ __device__ __forceinline__ void store_vec(T* row, long long col_stride, long lon
     VecOf<T, V> v;
 #pragma unroll
     for (int k = 0; k < V; ++k) v.lane[k] = kv::from_f32<T>(in[k]);
-    *reinterpret_cast<VecOf<T, V>*>(row + c) = v;
+    store_16_bytes<T, V>(row + c, v);
   } else {
 #pragma unroll
     for (int k = 0; k < V; ++k)

@@ -7,12 +7,15 @@
 //   +0 -> +0, -0 -> -0, and large negative x, whose GELU underflows, gives -0.
 //   NaN -> NaN, +inf -> +inf, -inf -> -0.
 //
-// Written so that nothing overflows and nothing cancels:
-//   0.5 (1 + tanh(u)) = sigmoid(2u), so y = x * sigmoid(t) with t = 2u = sqrt(8/pi) x (1 + 0.044715 x^2):
-//     t >= 0:  y = x / (1 + e), e = exp(-t)   e <= 1: no overflow (as x - x e / (1 + e) once
-//                                              e <= 1/4, which keeps y within ~1 ulp for x >~ 1);
-//     t <  0:  y = (x e) / (1 + e), e = exp(t) e <= 1: no overflow, and no 1 + tanh(u) that cancels
-//                                              to 0 long before the true value underflows.
+// Written so that nothing overflows, nothing cancels, and no warp diverges on the sign of x:
+//   0.5 (1 + tanh(u)) = sigmoid(2u), so y = x * sigmoid(t) with t = 2u = sqrt(8/pi) x (1 + 0.044715 x^2)
+//   (t has the sign of x). With e = exp(-|t|) <= 1 (no overflow) and d = x e / (1 + e):
+//     t <  0:  y = d                 = x e / (1 + e)   (no 1 + tanh(u) that cancels to 0 long
+//                                                       before the true value underflows);
+//     t >= 0:  y = x - d             = x / (1 + e)     (d <= x / 2: no cancellation);
+//   one expf and one IEEE division for either sign (the two-branch form ran both branches in every
+//   warp of mixed signs: half the lanes idle, ncu on the H200, docs/perf.md). The sign of x is
+//   copied onto y: +0 -> +0, -0 -> -0 (x - d would give +0), the underflowed negative tail is -0.
 //   (The textbook tanh(u) = (e^2u - 1) / (e^2u + 1) overflows to inf/inf = NaN for x >= ~10.9, and
 //   1 + tanhf(u) cancels for x <= ~-3; pipeline/tests/gelu_tanh_test.cpp plants both and fails them.)
 //   |x| >= 16: y = x for x > 0 and -0 for x < 0, which is what the formula rounds to in f32 there
@@ -22,9 +25,11 @@
 //
 // Error (reference/gelu_tanh.cpp turns this into the tolerance): t carries <= 6 roundings (the two
 // constants, x*0.0447f, the fma, the two products), ~3 eps32 relative, which exp turns into a relative
-// error of y of |t| (1 - sigmoid(t)) * 3 eps32; expf <= 2 ulp (CUDA's documented bound; the
-// host libm used on emu is within 1), weighted by 1 - sigmoid(t) <= 1; the add, multiply, IEEE
-// division (and subtraction) 1.5 eps32 more; 3.5 eps32 in all for either sign of t.
+// error of e of |t| * 3 eps32; expf <= 2 ulp (CUDA's documented bound; the host libm used on emu is
+// within 1). Call δ the relative error of e. d = x e / (1 + e) is off by δ / (1 + e) + 1.5 eps32
+// (x e, 1 + e, the IEEE division). t < 0: y = d, so δ + 1.5 eps32 <= 3.5 eps32 + the t term.
+// t >= 0: y = x - d with d / y = e, so e (δ / (1 + e) + 1.5 eps32) + 0.5 eps32 (the subtraction)
+// <= δ / 2 + 2 eps32 <= 3 eps32 + half the t term. Both: 3.5 eps32 + |t| (1 - sigmoid(|t|)) 3 eps32.
 // expf, not __expf: __expf's error grows with |t| (2 + floor(1.173 |t|) ulp).
 #pragma once
 
@@ -32,20 +37,20 @@
 
 namespace kverify::kernels {
 
-__device__ __forceinline__ float gelu_tanh_f32(float x) {
+// The shared form; kFastDivide (16-bit storage only, gelu_tanh_vec_ilp.cuh says why its error is
+// absorbed there) swaps the IEEE division for __fdividef.
+template <bool kFastDivide>
+__device__ __forceinline__ float gelu_tanh_sigmoid_form(float x) {
   constexpr float kSqrt8OverPi = 1.5957691216057308f;  // 2 sqrt(2/pi): t = 2u
   constexpr float kCubic = 0.044715f;
   constexpr float kSaturated = 16.0f;
-  if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;
+  if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;  // also +-inf; NaN falls through
   const float t = kSqrt8OverPi * (x * fmaf(kCubic * x, x, 1.0f));
-  if (t >= 0.0f) {  // -0 lands here (t = -0): -0 / 2 = -0
-    const float e = expf(-t);
-    // For e <= 1/4 (t >= ln 4), y = x - x e / (1 + e): the rounding of 1 + e, the largest error of
-    // x / (1 + e), then only touches the correction, which is at most e y.
-    return e <= 0.25f ? x - (x * e) / (1.0f + e) : x / (1.0f + e);
-  }
-  const float e = expf(t);
-  return (x * e) / (1.0f + e);  // x e first: e / (1 + e) alone could go subnormal and lose bits
+  const float e = expf(-fabsf(t));
+  const float d = kFastDivide ? __fdividef(x * e, 1.0f + e) : (x * e) / (1.0f + e);
+  return copysignf(t >= 0.0f ? x - d : d, x);  // NaN: t, e, d NaN, and copysign keeps NaN
 }
+
+__device__ __forceinline__ float gelu_tanh_f32(float x) { return gelu_tanh_sigmoid_form<false>(x); }
 
 }  // namespace kverify::kernels

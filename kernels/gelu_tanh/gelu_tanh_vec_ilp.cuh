@@ -7,15 +7,10 @@
 // The contract and the arithmetic: kernels/gelu_tanh/gelu_tanh_math.cuh; f32 storage uses it as is.
 //
 // f16/bf16 storage moves half the bytes per element, so the arithmetic decides the time (2^28
-// elements: ~0.25 ms of memory at 4276 GB/s against ~0.2 ms of FP32/MUFU work with
-// gelu_tanh_f32's two divergent branches, each an expf and an IEEE division). gelu_tanh_f32_16
-// computes the same function branch-free with one expf and one fast division:
-//   e = exp(-|t|), d = x e / (1 + e);  y = x - d for t >= 0 (= x / (1 + e)), y = d for t < 0,
-//   with the sign of x copied onto y (so -0 -> -0, and the underflowed negative tail is -0).
-// Its f32 error: t as before (3 * condition eps32), expf 2 ulp, x e, 1 + e, __fdividef (2 ulp for
-// a divisor in [1, 2]) and x - d (d <= x / 2: no cancellation): ~6 eps32 + 3 * condition, which
-// the f16/bf16 policy's extra output ulp (2^13 eps32 for f16, 2^16 for bf16) absorbs: the policy
-// (reference/gelu_tanh.cpp) is unchanged and every test of it still applies.
+// elements: ~0.25 ms of memory at 4276 GB/s). gelu_tanh_f32_16 is gelu_tanh_math.cuh's form with
+// __fdividef for the IEEE division (2 ulp for a divisor in [1, 2]): ~1.5 eps32 more than the f32
+// bound, which the f16/bf16 policy's extra output ulp (2^13 eps32 for f16, 2^16 for bf16) absorbs:
+// the policy (reference/gelu_tanh.cpp) is unchanged and every test of it still applies.
 #pragma once
 
 #include "kernels/gelu_tanh/gelu_tanh_contiguous_vec.cuh"  // GeluVector, GeluContiguousArgs
@@ -26,16 +21,7 @@ namespace kverify::kernels {
 
 inline constexpr int kGeluUnroll = 4;
 
-__device__ __forceinline__ float gelu_tanh_f32_16(float x) {
-  constexpr float kSqrt8OverPi = 1.5957691216057308f;  // as gelu_tanh_f32
-  constexpr float kCubic = 0.044715f;
-  constexpr float kSaturated = 16.0f;
-  if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;  // also +-inf; NaN falls through
-  const float t = kSqrt8OverPi * (x * fmaf(kCubic * x, x, 1.0f));
-  const float e = expf(-fabsf(t));
-  const float d = __fdividef(x * e, 1.0f + e);
-  return copysignf(t >= 0.0f ? x - d : d, x);  // NaN: t, e, d NaN, and copysign keeps NaN
-}
+__device__ __forceinline__ float gelu_tanh_f32_16(float x) { return gelu_tanh_sigmoid_form<true>(x); }
 
 template <typename T>
 __device__ __forceinline__ float gelu_tanh_storage(float x) {

@@ -97,21 +97,55 @@ void split_row(const LaunchRequest& r) {
   });
 }
 
-// rows_vec: G = next power of two of the row's vectors (<= 32) lanes per row; P = 4 vectors per
-// lane per step for full warps (one step covers 32 x 4 vectors), 1 for narrower groups.
+// rows_vec, rows of >= 32 vectors: G = 32 lanes, P = 4 vectors per lane per step (one step covers
+// 32 x 4 vectors). Narrower rows: the fewest lanes G (so each lane keeps P = its vectors, up to 4,
+// in flight: ncu, docs/perf.md) whose addition depth ceil(n / (V G)) + log2 V + log2 G stays within
+// the policy's ceil(n/32) + 5 (reference/row_sum.cpp). The any-layout path (V = 1) keeps G = the
+// row's vectors and P = 1 (fewer instantiations).
+inline int row_sum_log2(long long p) {
+  int l = 0;
+  while ((1LL << l) < p) ++l;
+  return l;
+}
+inline int rows_vec_lanes(long long cols, int v) {
+  const long long vectors = (cols + v - 1) / v;
+  if (vectors >= 32) return 32;
+  const long long widest = row_sum_next_pow2(vectors);
+  if (v == 1) return static_cast<int>(widest);
+  for (long long g = 1; g < widest; g *= 2)
+    if ((vectors + g - 1) / g <= 4 && (cols + v * g - 1) / (v * g) + row_sum_log2(v) + row_sum_log2(g) <= (cols + 31) / 32 + 5)
+      return static_cast<int>(g);
+  return static_cast<int>(widest);
+}
+
 template <typename T, int V>
 void rows_vec_launch(const LaunchRequest& r, const RowSumArgs<T>& args) {
   const long long vectors = (args.cols + V - 1) / V;
-  const int g = static_cast<int>(row_sum_next_pow2(vectors < 32 ? vectors : 32));
+  const int g = rows_vec_lanes(args.cols, V);
   const long long rows_per_block = 256 / g;
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
+  if (g == 32) {
+    KV_LAUNCH((row_sum_rows_vec<T, V, 32, 4>), grid, block, 0, r, args);
+    return;
+  }
+  const int p = static_cast<int>(row_sum_next_pow2((vectors + g - 1) / g));
+  const auto launch = [&]<int G>() {
+    if constexpr (V == 1) {
+      KV_LAUNCH((row_sum_rows_vec<T, V, G, 1>), grid, block, 0, r, args);
+    } else {
+      switch (p) {
+        case 1: KV_LAUNCH((row_sum_rows_vec<T, V, G, 1>), grid, block, 0, r, args); break;
+        case 2: KV_LAUNCH((row_sum_rows_vec<T, V, G, 2>), grid, block, 0, r, args); break;
+        default: KV_LAUNCH((row_sum_rows_vec<T, V, G, 4>), grid, block, 0, r, args); break;
+      }
+    }
+  };
   switch (g) {
-    case 1: KV_LAUNCH((row_sum_rows_vec<T, V, 1, 1>), grid, block, 0, r, args); break;
-    case 2: KV_LAUNCH((row_sum_rows_vec<T, V, 2, 1>), grid, block, 0, r, args); break;
-    case 4: KV_LAUNCH((row_sum_rows_vec<T, V, 4, 1>), grid, block, 0, r, args); break;
-    case 8: KV_LAUNCH((row_sum_rows_vec<T, V, 8, 1>), grid, block, 0, r, args); break;
-    case 16: KV_LAUNCH((row_sum_rows_vec<T, V, 16, 1>), grid, block, 0, r, args); break;
-    default: KV_LAUNCH((row_sum_rows_vec<T, V, 32, 4>), grid, block, 0, r, args); break;
+    case 1: launch.template operator()<1>(); break;
+    case 2: launch.template operator()<2>(); break;
+    case 4: launch.template operator()<4>(); break;
+    case 8: launch.template operator()<8>(); break;
+    default: launch.template operator()<16>(); break;
   }
 }
 

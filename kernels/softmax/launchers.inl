@@ -1,6 +1,8 @@
 // The softmax launchers, written once: softmax_emu.cpp compiles them for emu and softmax_cuda.cu
 // for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first; KV_LAUNCH differs.
 // Each launcher maps a LaunchRequest to its kernel's grid, block and arguments.
+#include <cmath>
+
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/softmax/softmax_block_on_chip.cuh"
 #include "kernels/softmax/softmax_block_per_row.cuh"
@@ -128,18 +130,40 @@ void online(const LaunchRequest& r) {
   });
 }
 
-// rows_vec: G = next power of two of the row's vectors (<= 32) lanes per row, P vectors per lane.
+// rows_vec: P vectors per lane and G = (the row's vectors) / P lanes per row (powers of two, G <= 32).
+// More vectors per lane keep more loads in flight per warp for narrow rows (ncu, docs/perf.md), but a
+// lane adds its P exps in sequence: the sum's depth log2 V + (P - 1) + log2 G (the first addition,
+// to 0, is exact) must stay within the policy's n/32 + log2 n (reference/softmax.cpp), n = cols.
+// The any-layout path (V = 1) keeps one vector per lane below 32 lanes (fewer instantiations).
+inline int log2_pow2(long long p) {
+  int l = 0;
+  while ((1LL << l) < p) ++l;
+  return l;
+}
+inline int rows_vec_per_lane(long long cols, int v) {
+  const long long padded = next_pow2((cols + v - 1) / v);  // the row's vectors, rounded up
+  if (padded > 32 || v == 1) return static_cast<int>(padded > 32 ? padded / 32 : 1);
+  const double allowed = static_cast<double>(cols) / 32 + std::log2(static_cast<double>(cols));
+  for (int p = 4; p > 1; p /= 2)
+    if (padded >= p && log2_pow2(v) + (p - 1) + log2_pow2(padded / p) <= allowed) return p;
+  return 1;
+}
+
 template <typename T, int V>
 void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   const long long vectors = (args.cols + V - 1) / V;
-  const int g = static_cast<int>(next_pow2(vectors < 32 ? vectors : 32));
-  const int p = static_cast<int>(next_pow2((vectors + 31) / 32));
+  const int p = rows_vec_per_lane(args.cols, V);
+  const int g = static_cast<int>(next_pow2(vectors) / p < 32 ? next_pow2(vectors) / p : 32);
   const long long rows_per_block = 256 / g;
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
-  if (g < 32) {
+  if (g == 32) {
+    with_pow2<32 / V>(p, [&]<int P>() { KV_LAUNCH((softmax_rows_vec<T, V, 32, P>), grid, block, 0, r, args); });
+  } else if constexpr (V == 1) {
     with_pow2<16>(g, [&]<int G>() { KV_LAUNCH((softmax_rows_vec<T, V, G, 1>), grid, block, 0, r, args); });
   } else {
-    with_pow2<32 / V>(p, [&]<int P>() { KV_LAUNCH((softmax_rows_vec<T, V, 32, P>), grid, block, 0, r, args); });
+    with_pow2<16>(g, [&]<int G>() {
+      with_pow2<4>(p, [&]<int P>() { KV_LAUNCH((softmax_rows_vec<T, V, G, P>), grid, block, 0, r, args); });
+    });
   }
 }
 

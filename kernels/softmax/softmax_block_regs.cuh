@@ -72,17 +72,17 @@ __global__ void __launch_bounds__(kSoftmaxRegsMaxThreads) softmax_block_regs(Sof
   const long long end_raw = begin + slice_vectors * V;
   const long long end = end_raw < a.cols ? end_raw : a.cols;
 
+  // Thread t's vector p starts at this column of the slice (int: a slice has <= 32768 columns).
+  const auto column = [](int p) { return (p * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)) * V; };
   int parity = 0;
   for (long long row = blockIdx.y; row < a.rows; row += gridDim.y, parity ^= 1) {
     const T* x = a.x + row * a.x_row_stride + begin * a.x_col_stride;
     T* y = a.y + row * a.y_row_stride + begin * a.y_col_stride;
-    const long long cols = end > begin ? end - begin : 0;  // this block's slice
+    const int cols = static_cast<int>(end > begin ? end - begin : 0);  // this block's slice
 
     float v[P][V];
 #pragma unroll
-    for (int p = 0; p < P; ++p)
-      load_vec<T, V>(x, a.x_col_stride, cols, (static_cast<long long>(p) * blockDim.x + threadIdx.x) * V,
-                     MaxOp::identity(), v[p]);
+    for (int p = 0; p < P; ++p) load_vec<T, V>(x, a.x_col_stride, cols, column(p), MaxOp::identity(), v[p]);
     float max = MaxOp::identity();
 #pragma unroll
     for (int p = 0; p < P; ++p)
@@ -96,22 +96,18 @@ __global__ void __launch_bounds__(kSoftmaxRegsMaxThreads) softmax_block_regs(Sof
     for (int k = 0; k < V; ++k) acc[k] = 0.0f;
 #pragma unroll
     for (int p = 0; p < P; ++p) {
-      const long long c0 = (static_cast<long long>(p) * blockDim.x + threadIdx.x) * V;
+      softmax_exp_vec<T, V>(v[p], max, column(p), cols);
 #pragma unroll
-      for (int k = 0; k < V; ++k) {
-        v[p][k] = c0 + k < cols ? expf(v[p][k] - max) : 0.0f;
-        acc[k] += v[p][k];
-      }
+      for (int k = 0; k < V; ++k) acc[k] += v[p][k];
     }
     float sum = block_reduce(tree_sum<V>(acc), SumOp{}, scratch);
     sum = cluster_combine<kClustered>(sum, SumOp{}, slots, 2 * parity + 1);
     const float factor = softmax_scale_factor<T>(sum);
-
 #pragma unroll
     for (int p = 0; p < P; ++p) {
 #pragma unroll
       for (int k = 0; k < V; ++k) v[p][k] = softmax_normalise<T>(v[p][k], factor);
-      store_vec<T, V>(y, a.y_col_stride, cols, (static_cast<long long>(p) * blockDim.x + threadIdx.x) * V, v[p]);
+      store_vec<T, V>(y, a.y_col_stride, cols, column(p), v[p]);
     }
   }
 #if defined(__CUDACC__)

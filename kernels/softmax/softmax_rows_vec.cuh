@@ -5,8 +5,9 @@
 // Vector access and the V = 1 any-layout path: kernels/common/vec_io.cuh.
 //
 // Padding: -inf for the max, 0 for the sum (set explicitly, never exp(-inf - max)). Per-thread
-// sums add V values pairwise, then P of them in sequence, then log2 G shuffle levels: each term
-// sees at most log2 V + P + log2 G additions, within the policy's n/32 + log2 n (reference/softmax.cpp).
+// sums add P vectors in sequence into V accumulators (the first addition, to 0, is exact), then the V
+// pairwise, then log2 G shuffle levels: each term sees at most log2 V + (P - 1) + log2 G roundings,
+// which the launcher keeps within the policy's n/32 + log2 n (reference/softmax.cpp).
 // Out-of-domain rows come out NaN by IEEE arithmetic: NaN in the row makes the sum NaN (fmaxf skips
 // it, exp does not), a +inf max gives exp(inf - inf) = NaN, an all -inf row gives -inf - -inf = NaN.
 // Rows past the end keep their lanes in the shuffles (full mask) but neither load nor store.
@@ -29,6 +30,30 @@ template <typename T>
 __device__ __forceinline__ float softmax_normalise(float e, float factor) {
   if constexpr (sizeof(T) == 2) return e * factor;
   else return e / factor;
+}
+
+// exp(x - max). f32 storage: expf (<= 2 ulp, the policy's term). f16/bf16 storage: __expf
+// (ex2.approx of t * log2 e: an FMUL and a MUFU op instead of expf's ~8 instructions; the 16-bit
+// kernels are instruction-bound, ncu on the H200, docs/perf.md). Its error, 2 + 1.173 |t| ulp, and
+// its flush of results below 2^-126 to 0, are absorbed by the 16-bit policy (reference/softmax.cpp):
+// the bound adds a whole output ulp, of which the rounding uses half; the other half is at least
+// 2^-12 |y| = 2048 eps32 |y| (f16; bf16 2^-9), against <= 125 eps32 for every |t| <= 104, and
+// y <= e < 2^-126 lies under the absolute floor (2^-24 f16, 2^-126 bf16) whatever is stored.
+template <typename T>
+__device__ __forceinline__ float softmax_exp(float x, float max) {
+  if constexpr (sizeof(T) == 2) return __expf(x - max);
+  else return expf(x - max);
+}
+
+// exp(v - max) for the in-range elements of the vector at column c0, 0 for its padding (set, never
+// computed: an all -inf row has max = -inf and exp(-inf - -inf) would be NaN). Whole vectors, all
+// but a row's last, take no per-element test. Columns are int: a register-resident row (or slice)
+// has at most 32768 of them, and 64-bit index arithmetic per element costs registers.
+template <typename T, int V>
+__device__ __forceinline__ void softmax_exp_vec(float (&v)[V], float max, int c0, int cols) {
+  const int in_range = cols - c0;  // >= V: the whole vector
+#pragma unroll
+  for (int k = 0; k < V; ++k) v[k] = k < in_range ? softmax_exp<T>(v[k], max) : 0.0f;
 }
 
 template <int G, typename Op>
@@ -63,12 +88,9 @@ __global__ void __launch_bounds__(256) softmax_rows_vec(SoftmaxArgs<T> a) {
   for (int k = 0; k < V; ++k) acc[k] = 0.0f;
 #pragma unroll
   for (int p = 0; p < P; ++p) {
-    const long long c0 = (lane + static_cast<long long>(G) * p) * V;
+    softmax_exp_vec<T, V>(v[p], max, (lane + G * p) * V, static_cast<int>(cols));
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-      v[p][k] = c0 + k < cols ? expf(v[p][k] - max) : 0.0f;
-      acc[k] += v[p][k];
-    }
+    for (int k = 0; k < V; ++k) acc[k] += v[p][k];
   }
   const float sum = group_reduce<G>(tree_sum<V>(acc), SumOp{});
   const float factor = softmax_scale_factor<T>(sum);

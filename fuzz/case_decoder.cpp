@@ -17,6 +17,16 @@ namespace {
 
 constexpr std::int64_t kMaxThreads = 32 * 1024;  // rows x min(1024, cols rounded up to 32)
 constexpr std::int64_t kMaxRows = 64;  // with the element budget: Cases up to 64 x 1024, or 1 x 65536
+// The budgets of size_choice (see there), which all its common ways and all but one in 16 of its
+// rare ways keep to: columns; rows x min(1024, cols rounded up to 32) emulated threads; matmul's M,
+// its M x N outputs and its K. A matmul Case costs about 1 ms per block of C and K tile (both
+// variants run 256 threads on a 64 x 64 or 128 x 128 tile of C, whatever M and N, and step K by
+// 16 or 8), so M x N and K are what the budget bounds.
+constexpr std::int64_t kSoftCols = 4096;
+constexpr std::int64_t kSoftThreads = 512;
+constexpr std::int64_t kSoftMatmulM = 256;
+constexpr std::int64_t kSoftOutputs = 2048;
+constexpr std::int64_t kSoftMatmulK = 32;
 
 constexpr std::int64_t kSmallSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17};
 // Powers of two +-1, multiples of 32 +-1, primes, and the sizes where a variant or the
@@ -131,10 +141,11 @@ std::optional<std::uint64_t> index_of(std::span<const std::int64_t> table, std::
 }
 
 // A size in [1, max], drawn through a mode byte (0..63) so that one exec stays cheap on average
-// (under ASan an element costs about 1 us and an emulated thread about 5 us: a 1 x 65536 row takes
-// 70 ms, 64 rows of 1024 on a 1024-thread variant 0.7 s) while tails stay likely. The rare, costly
+// (under ASan an element costs about 1 us and an emulated thread about 3 us: a 1 x 65536 row takes
+// 70 ms, 64 rows of 1024 on a 1024-thread variant 0.4 s) while tails stay likely. The rare, costly
 // ways sit in the middle of the range: the bytes libFuzzer favours (0x00, 0xff, 0x7f, 0x80, ...)
-// give small sizes. Columns (and matmul's M, N, K):         Rows (<= 64, and see below):
+// give small sizes. Each way is bounded by the caller's budget (`soft_max`, below) except a rare
+// way given the full range (1 in 16). Columns (and matmul's M, N, K):  Rows (<= 64, and see below):
 //   0..19, 44..63  a small size, 1..17        62.5%     0..23, 40..63  a small size     75%
 //   20..33         a boundary size <= 257     21.9%     24..35         a boundary <= 33 18.8%
 //   34..39         any size up to 1024         9.4%     36..37         any size          3.1%
@@ -144,13 +155,24 @@ std::optional<std::uint64_t> index_of(std::span<const std::int64_t> table, std::
 //   43             the limit itself            1.6%
 enum class SizeKind { cols, rows };
 
+//
+// Budgets (`soft_max` <= max): the cost of a Case is mostly its emulated threads and elements, and
+// one Case at the limit costs as much as a thousand small ones, which set the mean when every
+// Case may reach the limit. So the common ways (small, near, mid) stay under `soft_max` (the
+// callers' thread and element budgets, kSoft*), and a rare way (boundary, wide, any, limit) reads
+// one more choice, 0..15: kFullRange gives it the whole range up to `max` (0 when soft_max >=
+// max: no choice is read then), any other value the range up to `soft_max`. Every size up to the
+// limit stays reachable, and every boundary below the budget stays common.
+constexpr std::uint64_t kFullRange = 9;  // not 0 (inputs that run out), 0xff or 0x7f (libFuzzer's favourites)
+
 std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t> want, const char* field,
-                         SizeKind kind = SizeKind::cols) {
+                         SizeKind kind = SizeKind::cols, std::int64_t soft_max = INT64_MAX) {
   const bool rows = kind == SizeKind::rows;
-  const auto small = sizes_up_to(kSmallSizes, max);
-  const auto near = sizes_up_to(kBoundarySizes, std::min<std::int64_t>(max, rows ? 33 : 257));
-  const auto boundary = sizes_up_to(kBoundarySizes, max);
-  const std::int64_t mid = std::min<std::int64_t>(max, 1024), wide = std::min<std::int64_t>(max, 8192);
+  const std::int64_t soft = std::max<std::int64_t>(1, std::min(max, soft_max));
+  const auto small = sizes_up_to(kSmallSizes, soft);
+  const auto near = sizes_up_to(kBoundarySizes, std::min<std::int64_t>(soft, rows ? 33 : 257));
+  const auto boundary = sizes_up_to(kBoundarySizes, max);  // a prefix of it when not full range
+  const std::int64_t mid = std::min<std::int64_t>(soft, 1024);
   enum Way { small_way, near_way, mid_way, boundary_way, wide_way, any_way, limit_way };
   const auto way_of = [&](std::uint64_t m) -> Way {
     if (rows) {
@@ -164,33 +186,38 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
     if (m < 40) return mid_way;
     return m == 40 ? boundary_way : m == 41 ? wide_way : m == 42 ? any_way : limit_way;
   };
-  std::optional<std::uint64_t> mode, detail;
+  std::optional<std::uint64_t> mode, detail, full;
   if (want) {  // the first mode byte of the way that gives the wanted size
+    full = *want > soft ? kFullRange : 0;
     if (auto i = index_of(small, *want)) mode = 0, detail = *i;
     else if (auto j = index_of(near, *want)) mode = rows ? 24 : 20, detail = *j;
     else if (auto b = index_of(boundary, *want)) mode = rows ? 38 : 40, detail = *b;
-    else if (*want == max) mode = rows ? 39 : 43;
+    else if (*want == max) mode = rows ? 39 : 43, full = max > soft ? kFullRange : 0;
     else if (!rows && *want <= mid) mode = 34, detail = static_cast<std::uint64_t>(*want);
-    else if (!rows && *want <= wide) mode = 41, detail = static_cast<std::uint64_t>(*want);
+    else if (!rows && *want <= std::min<std::int64_t>(max, 8192)) mode = 41, detail = static_cast<std::uint64_t>(*want);
     else mode = rows ? 36 : 42, detail = static_cast<std::uint64_t>(*want);
   }
-  const auto pick_in = [&](const std::vector<std::int64_t>& table) {
-    if (table.empty()) return max;  // every entry is above the limit
-    return table[k.take(0, table.size() - 1, detail, field)];
+  const auto pick_in = [&](const std::vector<std::int64_t>& table, std::int64_t limit) {
+    std::size_t n = 0;  // the table's entries up to `limit` (it is sorted)
+    while (n < table.size() && table[n] <= limit) ++n;
+    if (n == 0) return limit;  // every entry is above the limit
+    return table[k.take(0, n - 1, detail, field)];
   };
   const auto any_up_to = [&](std::int64_t limit) {
     return static_cast<std::int64_t>(k.take(1, static_cast<std::uint64_t>(limit), detail, field));
   };
-  switch (way_of(k.take(0, 63, mode, field))) {
-    case small_way: return pick_in(small);
-    case near_way: return pick_in(near);
-    case mid_way: return any_up_to(mid);
-    case boundary_way: return pick_in(boundary);
-    case wide_way: return any_up_to(wide);
-    case any_way: return any_up_to(max);
-    case limit_way: break;
+  const Way way = way_of(k.take(0, 63, mode, field));
+  if (way == small_way) return pick_in(small, soft);
+  if (way == near_way) return pick_in(near, soft);
+  if (way == mid_way) return any_up_to(mid);
+  // A rare way: the whole range once in 16.
+  const std::int64_t limit = soft >= max || k.take(0, 15, full, field) == kFullRange ? max : soft;
+  switch (way) {
+    case boundary_way: return pick_in(boundary, limit);
+    case wide_way: return any_up_to(std::min<std::int64_t>(limit, 8192));
+    case any_way: return any_up_to(limit);
+    default: return limit;
   }
-  return max;
 }
 
 // The layout of an R x C tensor (see the header); `want` is the target's placement when encoding.
@@ -275,18 +302,21 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
     return t->shape.at(static_cast<std::size_t>(i));
   };
   if (op.shape_rank == 3) {
-    const std::int64_t m = size_choice(k, kMaxMatmulSize, want_dim(0), "shape");
-    const std::int64_t nn = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / m), want_dim(1), "shape");
-    const std::int64_t kk = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / (m * nn)), want_dim(2), "shape");
+    const std::int64_t m = size_choice(k, kMaxMatmulSize, want_dim(0), "shape", SizeKind::cols, kSoftMatmulM);
+    // Outputs up to 64 x 1024 (kMaxElements), as for the other ops.
+    const std::int64_t nn = size_choice(k, std::min({kMaxMatmulSize, kMaxMultiplyAdds / m, kMaxElements / m}), want_dim(1),
+                                        "shape", SizeKind::cols, kSoftOutputs / m);
+    const std::int64_t kk = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / (m * nn)), want_dim(2), "shape",
+                                        SizeKind::cols, kSoftMatmulK);
     c.shape = {m, nn, kk};
   } else {
     const std::int64_t max_cols = std::min(kMaxElements, d.variant ? d.variant->max_cols : INT64_MAX);
-    const std::int64_t cols = size_choice(k, max_cols, want_dim(1), "shape");
+    const std::int64_t cols = size_choice(k, max_cols, want_dim(1), "shape", SizeKind::cols, kSoftCols);
     // Elements, and emulated threads: a block-per-row variant runs up to 1024 threads per row.
     const std::int64_t threads_per_row = std::min<std::int64_t>(1024, (cols + 31) / 32 * 32);
     const std::int64_t max_rows = std::min({kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row,
                                             d.variant ? d.variant->max_rows : INT64_MAX});
-    const std::int64_t rows = size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows);
+    const std::int64_t rows = size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows, kSoftThreads / threads_per_row);
     c.shape = {rows, cols};
   }
 

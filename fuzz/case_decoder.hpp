@@ -10,6 +10,8 @@
 //             size up to the limit, or the limit itself, biased to small (see size_choice);
 //             rows <= 64, rows x cols <= kMaxElements (64 x 1024), rows x min(1024, cols) <= 32768
 //             (emulated threads), and the variant's own limits; matmul M*N*K <= kMaxMultiplyAdds
+//             and M*N <= kMaxElements. Most Cases stay within a cost budget (see kSoft* and
+//             size_choice in case_decoder.cpp): the limits are reached by one rare way in 16
 //   values    recipe and its parameter (default or one from a table of in-domain values)
 //   layout    per tensor: contiguous, padded rows, column-major (+padding), a column stride of
 //             2..4, column-major with a row stride of 2..4; an offset of 0..64 elements

@@ -148,9 +148,11 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   verdict.tolerance = tolerance->describe();
 
   std::vector<GuardedImage> first = materialize(c);
+  // The second run's images: a copy of materialize(c)'s (a pure function of the Case), taken
+  // before anything runs; generating the values again cost as much as copying them ten times.
+  std::vector<GuardedImage> second = first;
   const Expectations want = reference_for(c, input_views(c, first));  // inputs are never written: checked below
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
-  std::vector<GuardedImage> second = materialize(c);
   if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
 
   for (int t = 0; t < c.op->tensor_count; ++t)

@@ -12,7 +12,10 @@
 // GCC defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang 14 does not (it answers
 // __has_feature(address_sanitizer)): without this the clang build (fuzz/) switched fibers
 // without telling ASan.
-#if defined(__SANITIZE_ADDRESS__)
+// KVERIFY_EMU_ASAN_RUNTIME: this file is compiled without ASan instrumentation in a program that
+// has ASan (the fuzz tree: ASan is for the kernels' memory, and instrumenting the scheduler's own
+// bookkeeping cost more than the kernels): the fiber annotations are still needed.
+#if defined(__SANITIZE_ADDRESS__) || defined(KVERIFY_EMU_ASAN_RUNTIME)
 #define KV_EMU_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -103,7 +106,8 @@ class StackPool {
     constexpr std::size_t kMargin = 32 * 1024;  // frames below the switch point (jump_fcontext, ASan's own)
     unsigned char* const top = bottom(i) + kStackBytes;
     unsigned char* from = low_water_[i] - std::min<std::size_t>(kMargin, low_water_[i] - bottom(i));
-    ASAN_UNPOISON_MEMORY_REGION(from, static_cast<std::size_t>(top - from));
+    // The function, not ASAN_UNPOISON_MEMORY_REGION: that macro is empty in an uninstrumented file.
+    __asan_unpoison_memory_region(from, static_cast<std::size_t>(top - from));
     low_water_[i] = top;
   }
 

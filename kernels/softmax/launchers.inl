@@ -131,9 +131,12 @@ void online(const LaunchRequest& r) {
 }
 
 // rows_vec: P vectors per lane and G = (the row's vectors) / P lanes per row (powers of two, G <= 32).
-// More vectors per lane keep more loads in flight per warp for narrow rows (ncu, docs/perf.md), but a
-// lane adds its P exps in sequence: the sum's depth log2 V + (P - 1) + log2 G (the first addition,
-// to 0, is exact) must stay within the policy's n/32 + log2 n (reference/softmax.cpp), n = cols.
+// More vectors per lane keep more loads in flight per warp, but only with G >= 8 lanes per row
+// (each load and store instruction then covers whole 128-byte runs of a row): on the H200, width
+// 32 with G = 2, P = 4 (f32) and G = 1, P = 4 (bf16) fell from 0.94 / 0.80 of the copy ceiling to
+// 0.78 / 0.66, while width 128 f32 with G = 8, P = 4 rose from 0.92 to 0.97 (docs/perf.md).
+// A lane adds its P exps in sequence: the sum's depth log2 V + (P - 1) + log2 G (the first
+// addition, to 0, is exact) must stay within the policy's n/32 + log2 n (reference/softmax.cpp).
 // The any-layout path (V = 1) keeps one vector per lane below 32 lanes (fewer instantiations).
 inline int log2_pow2(long long p) {
   int l = 0;
@@ -145,7 +148,7 @@ inline int rows_vec_per_lane(long long cols, int v) {
   if (padded > 32 || v == 1) return static_cast<int>(padded > 32 ? padded / 32 : 1);
   const double allowed = static_cast<double>(cols) / 32 + std::log2(static_cast<double>(cols));
   for (int p = 4; p > 1; p /= 2)
-    if (padded >= p && log2_pow2(v) + (p - 1) + log2_pow2(padded / p) <= allowed) return p;
+    if (padded / p >= 8 && log2_pow2(v) + (p - 1) + log2_pow2(padded / p) <= allowed) return p;
   return 1;
 }
 

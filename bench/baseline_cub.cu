@@ -5,7 +5,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "bench/device.hpp"
-#include "bench/storage.cuh"
+#include "kernels/common/backend_launch.hpp"  // with_storage_type, kv::to_f32 / from_f32
 #include "runtime/cuda/check.hpp"
 
 namespace kverify::bench {
@@ -13,7 +13,7 @@ namespace {
 
 template <typename T>
 struct ToF32 {
-  __host__ __device__ float operator()(T v) const { return load_f32(v); }
+  __host__ __device__ float operator()(T v) const { return kv::to_f32(v); }
 };
 struct RowStart {
   long long cols;
@@ -30,7 +30,7 @@ struct CubState {
 Baseline cub_row_sum(DType d, std::int64_t rows, std::int64_t cols, const void* x, void* stream) {
   Baseline b{"CUB segmented sum", "cub::DeviceSegmentedReduce::Sum, f32 accumulation, f32 output", {}, nullptr};
   auto s = static_cast<cudaStream_t>(stream);
-  with_storage(d, [&]<typename T>() {
+  with_storage_type(d, [&]<typename T>() {
     auto in = thrust::make_transform_iterator(static_cast<const T*>(x), ToF32<T>{});
     auto begin = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), RowStart{cols});
     auto end = begin + 1;

@@ -4,7 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "bench/device.hpp"
-#include "bench/storage.cuh"
+#include "kernels/common/backend_launch.hpp"  // with_storage_type, kv::to_f32 / from_f32
 #include "runtime/cuda/check.hpp"
 
 namespace kverify::bench {
@@ -20,18 +20,18 @@ int grid_for(long long n) {
 template <typename T, typename F>
 __global__ void map1(const T* a, T* out, long long n, F f) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-    out[i] = store_as<T>(f(load_f32(a[i])));
+    out[i] = kv::from_f32<T>(f(kv::to_f32(a[i])));
 }
 template <typename T, typename F>
 __global__ void map2(const T* a, const T* b, T* out, long long n, F f) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-    out[i] = store_as<T>(f(load_f32(a[i]), load_f32(b[i])));
+    out[i] = kv::from_f32<T>(f(kv::to_f32(a[i]), kv::to_f32(b[i])));
 }
 // out[i] = f(a[i], per_row[i / cols])
 template <typename T, typename F>
 __global__ void map_row(const T* a, const float* per_row, T* out, long long n, long long cols, F f) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-    out[i] = store_as<T>(f(load_f32(a[i]), per_row[i / cols]));
+    out[i] = kv::from_f32<T>(f(kv::to_f32(a[i]), per_row[i / cols]));
 }
 
 // A row reduction (max or sum, f32): a warp per row up to 1024 columns, else a block per row.
@@ -42,7 +42,7 @@ __global__ void reduce_rows_warp(const T* x, float* out, long long rows, long lo
   const int lane = threadIdx.x % 32;
   float acc = kMax ? -INFINITY : 0.f;
   for (long long c = lane; c < cols; c += 32) {
-    const float v = load_f32(x[row * cols + c]);
+    const float v = kv::to_f32(x[row * cols + c]);
     acc = kMax ? fmaxf(acc, v) : acc + v;
   }
   for (int o = 16; o > 0; o /= 2) {
@@ -57,7 +57,7 @@ __global__ void reduce_rows_block(const T* x, float* out, long long cols) {
   const long long row = blockIdx.x;
   float acc = kMax ? -INFINITY : 0.f;
   for (long long c = threadIdx.x; c < cols; c += blockDim.x) {
-    const float v = load_f32(x[row * cols + c]);
+    const float v = kv::to_f32(x[row * cols + c]);
     acc = kMax ? fmaxf(acc, v) : acc + v;
   }
   for (int o = 16; o > 0; o /= 2) {
@@ -112,7 +112,7 @@ Baseline eager_softmax(DType d, std::int64_t rows, std::int64_t cols, const void
   auto st = std::make_shared<SoftmaxState>(n, size_of(d), rows);
   Baseline b{"eager softmax", "5 kernels: max, x-max, exp, sum, divide; intermediates in the storage dtype", {}, st};
   auto s = static_cast<cudaStream_t>(stream);
-  with_storage(d, [&]<typename T>() {
+  with_storage_type(d, [&]<typename T>() {
     const T* in = static_cast<const T*>(x);
     T* out = static_cast<T*>(y);
     T* t1 = static_cast<T*>(st->tmp1.data);
@@ -136,7 +136,7 @@ Baseline eager_gelu_tanh(DType d, std::int64_t n, const void* x, void* y, void* 
   auto st = std::make_shared<GeluState>(static_cast<std::size_t>(n) * size_of(d));
   Baseline b{"eager gelu_tanh", "8 elementwise kernels: x^3, *0.044715, +x, *sqrt(2/pi), tanh, +1, *x, *0.5", {}, st};
   auto s = static_cast<cudaStream_t>(stream);
-  with_storage(d, [&]<typename T>() {
+  with_storage_type(d, [&]<typename T>() {
     const T* in = static_cast<const T*>(x);
     T* out = static_cast<T*>(y);
     T* a = static_cast<T*>(st->t1.data);

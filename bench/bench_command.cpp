@@ -16,7 +16,7 @@
 
 #include "bench/device.hpp"
 #include "bench/gate.hpp"
-#include "bench/parallel.hpp"
+#include "core/parallel.hpp"
 #include "bench/plan.hpp"
 #include "bench/writer.hpp"
 #include "core/error.hpp"

@@ -8,9 +8,10 @@
 #include <random>
 #include <set>
 
-#include "bench/parallel.hpp"
+#include "core/parallel.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
+#include "pipeline/run_case.hpp"  // materialize, guarded_run, compare_runs, subject_of
 #include "reference/baseline.hpp"
 #include "reference/compare.hpp"
 #include "reference/op_checks.hpp"
@@ -18,133 +19,9 @@
 namespace kverify::bench {
 namespace {
 
-constexpr std::uint64_t kPoisonSeed = 0x5eed;  // the pipeline's (pipeline/run_case.cpp)
-
 bool is_output(const Case& c, int t) { return c.op->tensors()[t].output; }
 int output_index(const Case& c) { return c.op->tensor_count - 1; }  // every op's output is its last tensor
 
-std::string subject_of(const Case& c) {
-  std::string shape;
-  for (auto n : c.shape) shape += (shape.empty() ? "" : "x") + std::to_string(n);
-  return std::string(c.op->name) + "/" + c.variant + " " + std::string(name(c.dtype)) + " " + shape + " on " +
-         std::string(name(c.backend));
-}
-
-// pipeline::materialize with the element fill spread over threads (same recipe, same values).
-std::vector<GuardedImage> materialize_parallel(const Case& c, unsigned threads) {
-  std::vector<std::optional<GuardedImage>> built(c.op->tensor_count);
-  parallel_for(c.op->tensor_count, c.op->tensor_count, [&](std::int64_t b, std::int64_t e) {
-    for (auto t = b; t < e; ++t)
-      built[t].emplace(std::string(c.op->tensors()[t].name), c.layout(static_cast<int>(t)), c.dtype,
-                       static_cast<std::uint64_t>(t) + 1);
-  });
-  std::vector<GuardedImage> images;
-  for (auto& b : built) images.push_back(std::move(*b));
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    if (is_output(c, t)) continue;
-    GuardedImage& image = images[t];
-    const Layout2D l = image.layout();
-    parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
-      for (auto r = r0; r < r1; ++r)
-        for (std::int64_t col = 0; col < l.cols; ++col)
-          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, l.cols), image.element(r, col));
-    });
-  }
-  return images;
-}
-
-void poison_parallel(GuardedImage& image, Poison kind, unsigned threads) {
-  const Layout2D l = image.layout();
-  const std::size_t es = size_of(image.dtype());
-  parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
-    for (auto r = r0; r < r1; ++r)
-      for (std::int64_t col = 0; col < l.cols; ++col) {
-        const std::uint64_t bits = image.poison_bits(kind, kPoisonSeed, r, col);
-        std::memcpy(image.element(r, col), &bits, es);
-      }
-  });
-}
-
-// One guarded run, as pipeline/run_case.cpp's: poison outputs, hash inputs, launch, check
-// canaries (every tensor at once) and input bytes.
-bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, unsigned threads,
-                 Verdict& verdict) {
-  const int n = c.op->tensor_count;
-  std::vector<std::uint64_t> before(n);
-  for (int t = 0; t < n; ++t)
-    if (is_output(c, t)) poison_parallel(images[t], poison, threads);
-  parallel_for(n, n, [&](std::int64_t b, std::int64_t e) {
-    for (auto t = b; t < e; ++t) before[t] = images[t].hash();
-  });
-  try {
-    execute(c.backend, v, c, images);
-  } catch (const std::exception& e) {
-    verdict.guards.push_back({"launch", "", e.what()});
-    verdict.reason = std::string("the launch failed: ") + e.what();
-    return false;
-  }
-  const char* run_name = poison == Poison::nan ? "run 1" : "run 2";
-  std::vector<std::vector<std::string>> damaged(n);
-  std::vector<std::size_t> totals(n);
-  std::vector<std::uint64_t> after(n);
-  parallel_for(n, n, [&](std::int64_t b, std::int64_t e) {
-    for (auto t = b; t < e; ++t) {
-      damaged[t] = images[t].damaged_canaries(Verdict::kMaxListed, &totals[t]);
-      after[t] = images[t].hash();
-    }
-  });
-  for (int t = 0; t < n; ++t) {
-    for (const auto& where : damaged[t]) verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
-    if (totals[t] > damaged[t].size())
-      verdict.guards.push_back({"canary", images[t].name(), std::to_string(totals[t]) + " canary bytes changed in all"});
-    if (!is_output(c, t) && after[t] != before[t])
-      verdict.guards.push_back({"input-modified", images[t].name(), std::string(run_name) + ": the kernel wrote into its input"});
-  }
-  return true;
-}
-
-// Unwritten (poison kept in both runs) and nondeterministic elements, over every element.
-void compare_runs(const GuardedImage& first, const GuardedImage& second, unsigned threads, Verdict& verdict) {
-  const Layout2D l = first.layout();
-  std::mutex m;
-  std::int64_t unwritten = 0, changed = 0;
-  std::vector<std::pair<std::int64_t, std::int64_t>> listed_unwritten, listed_changed;
-  parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
-    std::int64_t u = 0, ch = 0;
-    std::vector<std::pair<std::int64_t, std::int64_t>> lu, lc;
-    for (auto r = r0; r < r1; ++r)
-      for (std::int64_t col = 0; col < l.cols; ++col) {
-        const auto a = first.element_bits(r, col), b = second.element_bits(r, col);
-        if (a == b) continue;
-        const bool kept = a == first.poison_bits(Poison::nan, kPoisonSeed, r, col) &&
-                          b == second.poison_bits(Poison::random_finite, kPoisonSeed, r, col);
-        auto& list = kept ? lu : lc;
-        if (list.size() < Verdict::kMaxListed) list.emplace_back(r, col);
-        ++(kept ? u : ch);
-      }
-    std::lock_guard lock(m);
-    unwritten += u, changed += ch;
-    listed_unwritten.insert(listed_unwritten.end(), lu.begin(), lu.end());
-    listed_changed.insert(listed_changed.end(), lc.begin(), lc.end());
-  });
-  std::sort(listed_unwritten.begin(), listed_unwritten.end());
-  std::sort(listed_changed.begin(), listed_changed.end());
-  const auto list = [&](const auto& where, bool kept) {
-    for (std::size_t i = 0; i < std::min(where.size(), Verdict::kMaxListed); ++i)
-      verdict.guards.push_back({kept ? "unwritten" : "nondeterministic", first.name(),
-                                "element (" + std::to_string(where[i].first) + "," + std::to_string(where[i].second) + ")" +
-                                    (kept ? " kept the poison of both runs: never written"
-                                          : " differs between two runs of the same Case")});
-  };
-  list(listed_unwritten, true);
-  list(listed_changed, false);
-  if (unwritten > static_cast<std::int64_t>(Verdict::kMaxListed))
-    verdict.guards.push_back({"unwritten", first.name(), std::to_string(unwritten) + " elements never written in all"});
-  if (changed > static_cast<std::int64_t>(Verdict::kMaxListed))
-    verdict.guards.push_back({"nondeterministic", first.name(), std::to_string(changed) + " elements differ in all"});
-}
-
-// A view of rows [r0, r0 + n) of a tensor.
 TensorView rows_of(const TensorView& v, std::int64_t r0, std::int64_t n) {
   TensorView s = v;
   s.base = v.bytes_at(r0, 0);
@@ -305,12 +182,12 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
   result.rows_checked = static_cast<std::int64_t>(rows.size());
   result.rows_total = c.layout(output_index(c)).rows;
 
-  std::vector<GuardedImage> first = materialize_parallel(c, threads);
+  std::vector<GuardedImage> first = materialize(c, threads);
   std::vector<GuardedImage> second = first;  // pristine inputs for the reference and run 2
-  if (guarded_run(c, v, first, Poison::nan, threads, verdict)) {
+  if (guarded_run(c, v, first, Poison::nan, verdict, threads)) {
     check_rows(c, rows, second, first[output_index(c)], *tolerance, threads, verdict);
-    if (guarded_run(c, v, second, Poison::random_finite, threads, verdict))
-      compare_runs(first[output_index(c)], second[output_index(c)], threads, verdict);
+    if (guarded_run(c, v, second, Poison::random_finite, verdict, threads))
+      compare_runs(first[output_index(c)], second[output_index(c)], verdict, threads);
   }
   if (verdict.guards.empty())
     verdict.checks_passed = {"canaries and row gaps intact", "inputs unchanged", "every output written",

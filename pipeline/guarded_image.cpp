@@ -6,6 +6,8 @@
 #include <cstring>
 #include <thread>
 
+#include "core/parallel.hpp"
+
 namespace kverify {
 namespace {
 
@@ -94,12 +96,14 @@ std::uint64_t GuardedImage::poison_bits(Poison kind, std::uint64_t seed, std::in
   return bits;
 }
 
-void GuardedImage::poison(Poison kind, std::uint64_t seed) {
-  for (std::int64_t r = 0; r < layout_.rows; ++r)
-    for (std::int64_t c = 0; c < layout_.cols; ++c) {
-      const std::uint64_t bits = poison_bits(kind, seed, r, c);
-      std::memcpy(element(r, c), &bits, size_of(dtype_));
-    }
+void GuardedImage::poison(Poison kind, std::uint64_t seed, unsigned threads) {
+  parallel_for(layout_.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
+    for (std::int64_t r = r0; r < r1; ++r)
+      for (std::int64_t c = 0; c < layout_.cols; ++c) {
+        const std::uint64_t bits = poison_bits(kind, seed, r, c);
+        std::memcpy(element(r, c), &bits, size_of(dtype_));
+      }
+  });
 }
 
 std::string GuardedImage::describe_position(std::size_t p) const {

@@ -40,7 +40,7 @@ class GuardedImage {
   unsigned char* element(std::int64_t r, std::int64_t c);
   TensorView view() const { return {bytes_.data() + origin(), layout_, dtype_}; }
 
-  void poison(Poison kind, std::uint64_t seed);
+  void poison(Poison kind, std::uint64_t seed, unsigned threads = 1);  // threads: rows spread over host threads
   // The poison value's raw bits at (r, c) for this kind and seed (to recognise unwritten elements).
   std::uint64_t poison_bits(Poison kind, std::uint64_t seed, std::int64_t r, std::int64_t c) const;
   std::uint64_t element_bits(std::int64_t r, std::int64_t c) const;

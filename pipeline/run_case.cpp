@@ -1,11 +1,14 @@
 #include "pipeline/run_case.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
@@ -19,6 +22,17 @@ namespace {
 
 constexpr std::uint64_t kRandomPoisonSeed = 0x5eed;
 
+bool is_output(const Case& c, int t) { return c.op->tensors()[t].output; }
+
+std::vector<TensorView> input_views(const Case& c, const std::vector<GuardedImage>& images) {
+  std::vector<TensorView> inputs;
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (!is_output(c, t)) inputs.push_back(images[t].view());
+  return inputs;
+}
+
+}  // namespace
+
 std::string subject_of(const Case& c) {
   std::string shape;
   for (auto n : c.shape) shape += (shape.empty() ? "" : "x") + std::to_string(n);
@@ -26,39 +40,33 @@ std::string subject_of(const Case& c) {
          std::string(name(c.backend));
 }
 
-}  // namespace
-
-std::vector<GuardedImage> materialize(const Case& c) {
+std::vector<GuardedImage> materialize(const Case& c, unsigned threads) {
   std::vector<GuardedImage> images;
   for (int t = 0; t < c.op->tensor_count; ++t) {
     const TensorRole& role = c.op->tensors()[t];
     images.emplace_back(std::string(role.name), c.layout(t), c.dtype, static_cast<std::uint64_t>(t) + 1);
     if (role.output) continue;
     GuardedImage& image = images.back();
-    for (std::int64_t r = 0; r < image.layout().rows; ++r)
-      for (std::int64_t col = 0; col < image.layout().cols; ++col)
-        store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, image.layout().cols), image.element(r, col));
+    const Layout2D l = image.layout();
+    parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
+      for (auto r = r0; r < r1; ++r)
+        for (std::int64_t col = 0; col < l.cols; ++col)
+          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, l.cols), image.element(r, col));
+    });
   }
   return images;
 }
 
-namespace {
-
-std::vector<TensorView> input_views(const Case& c, const std::vector<GuardedImage>& images) {
-  std::vector<TensorView> inputs;
-  for (int t = 0; t < c.op->tensor_count; ++t)
-    if (!c.op->tensors()[t].output) inputs.push_back(images[t].view());
-  return inputs;
-}
-
-// One run: poison outputs, launch, check canaries and input bytes. Returns false when the
-// launch itself failed (the Verdict already says why).
-bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict) {
-  std::vector<std::uint64_t> input_hash;
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    if (c.op->tensors()[t].output) images[t].poison(poison, kRandomPoisonSeed);
-    input_hash.push_back(images[t].hash());
-  }
+bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict,
+                 unsigned threads) {
+  const int n = c.op->tensor_count;
+  const unsigned per_tensor = threads > 1 ? static_cast<unsigned>(n) : 1;  // hashes and canaries: a tensor each
+  std::vector<std::uint64_t> before(n);
+  for (int t = 0; t < n; ++t)
+    if (is_output(c, t)) images[t].poison(poison, kRandomPoisonSeed, threads);
+  parallel_for(n, per_tensor, [&](std::int64_t b, std::int64_t e) {
+    for (auto t = b; t < e; ++t) before[t] = images[t].hash();
+  });
   try {
     execute(c.backend, v, c, images);
   } catch (const std::exception& e) {
@@ -67,40 +75,65 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
     return false;
   }
   const char* run_name = poison == Poison::nan ? "run 1" : "run 2";
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    std::size_t total = 0;
-    const auto damaged = images[t].damaged_canaries(Verdict::kMaxListed, &total);
-    for (const auto& where : damaged) verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
-    if (total > damaged.size())
-      verdict.guards.push_back({"canary", images[t].name(), std::to_string(total) + " canary bytes changed in all"});
-    if (!c.op->tensors()[t].output && images[t].hash() != input_hash[t])
+  std::vector<std::vector<std::string>> damaged(n);
+  std::vector<std::size_t> totals(n);
+  std::vector<std::uint64_t> after(n);
+  parallel_for(n, per_tensor, [&](std::int64_t b, std::int64_t e) {
+    for (auto t = b; t < e; ++t) {
+      damaged[t] = images[t].damaged_canaries(Verdict::kMaxListed, &totals[t]);
+      after[t] = images[t].hash();
+    }
+  });
+  for (int t = 0; t < n; ++t) {
+    for (const auto& where : damaged[t]) verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
+    if (totals[t] > damaged[t].size())
+      verdict.guards.push_back({"canary", images[t].name(), std::to_string(totals[t]) + " canary bytes changed in all"});
+    if (!is_output(c, t) && after[t] != before[t])
       verdict.guards.push_back({"input-modified", images[t].name(), std::string(run_name) + ": the kernel wrote into its input"});
   }
   return true;
 }
 
-void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict) {
+void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads) {
+  const Layout2D l = first.layout();
+  std::mutex m;
   std::int64_t unwritten = 0, changed = 0;
-  for (std::int64_t r = 0; r < first.layout().rows; ++r)
-    for (std::int64_t c = 0; c < first.layout().cols; ++c) {
-      const auto a = first.element_bits(r, c), b = second.element_bits(r, c);
-      if (a == b) continue;
-      const bool poison_kept = a == first.poison_bits(Poison::nan, kRandomPoisonSeed, r, c) &&
-                               b == second.poison_bits(Poison::random_finite, kRandomPoisonSeed, r, c);
-      std::int64_t& count = poison_kept ? unwritten : changed;
-      if (++count <= static_cast<std::int64_t>(Verdict::kMaxListed))
-        verdict.guards.push_back({poison_kept ? "unwritten" : "nondeterministic", first.name(),
-                                  "element (" + std::to_string(r) + "," + std::to_string(c) + ")" +
-                                      (poison_kept ? " kept the poison of both runs: never written"
-                                                   : " differs between two runs of the same Case")});
-    }
+  std::vector<std::pair<std::int64_t, std::int64_t>> listed_unwritten, listed_changed;
+  parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
+    std::int64_t u = 0, ch = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> lu, lc;
+    for (auto r = r0; r < r1; ++r)
+      for (std::int64_t col = 0; col < l.cols; ++col) {
+        const auto a = first.element_bits(r, col), b = second.element_bits(r, col);
+        if (a == b) continue;
+        const bool kept = a == first.poison_bits(Poison::nan, kRandomPoisonSeed, r, col) &&
+                          b == second.poison_bits(Poison::random_finite, kRandomPoisonSeed, r, col);
+        auto& list = kept ? lu : lc;
+        if (list.size() < Verdict::kMaxListed) list.emplace_back(r, col);
+        ++(kept ? u : ch);
+      }
+    std::lock_guard lock(m);
+    unwritten += u, changed += ch;
+    listed_unwritten.insert(listed_unwritten.end(), lu.begin(), lu.end());
+    listed_changed.insert(listed_changed.end(), lc.begin(), lc.end());
+  });
+  // Row-major order whatever the thread count: the first kMaxListed of each kind are listed.
+  std::sort(listed_unwritten.begin(), listed_unwritten.end());
+  std::sort(listed_changed.begin(), listed_changed.end());
+  const auto list = [&](const auto& where, bool kept) {
+    for (std::size_t i = 0; i < std::min(where.size(), Verdict::kMaxListed); ++i)
+      verdict.guards.push_back({kept ? "unwritten" : "nondeterministic", first.name(),
+                                "element (" + std::to_string(where[i].first) + "," + std::to_string(where[i].second) + ")" +
+                                    (kept ? " kept the poison of both runs: never written"
+                                          : " differs between two runs of the same Case")});
+  };
+  list(listed_unwritten, true);
+  list(listed_changed, false);
   if (unwritten > static_cast<std::int64_t>(Verdict::kMaxListed))
     verdict.guards.push_back({"unwritten", first.name(), std::to_string(unwritten) + " elements never written in all"});
   if (changed > static_cast<std::int64_t>(Verdict::kMaxListed))
     verdict.guards.push_back({"nondeterministic", first.name(), std::to_string(changed) + " elements differ in all"});
 }
-
-}  // namespace
 
 Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
   Case c = input;

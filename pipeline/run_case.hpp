@@ -6,10 +6,12 @@
 //        -> Verdict
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/case.hpp"
 #include "core/verdict.hpp"
+#include "pipeline/guarded_image.hpp"  // GuardedImage, Poison
 
 namespace kverify {
 
@@ -22,11 +24,22 @@ Verdict run_case(const Case& c, std::vector<ElementError>* elements = nullptr);
 // The same line for a Case whose backend is resolved (not auto), with the variant given directly
 // (tests use it for deliberately broken variants that are not in the registry).
 struct Variant;
-class GuardedImage;
 Verdict run_case_with(const Case& resolved, const Variant& variant, std::vector<ElementError>* elements = nullptr);
 
+// The line's steps, also for callers that check a Case their own way (the bench's gate takes the
+// reference on sampled rows of huge Cases). `threads` > 1 spreads the element work over host
+// threads; the results, Verdict entries included, are the same for any count.
+//
 // The Case's tensors as guarded host images: inputs filled from the value recipe (rounded once to
 // the storage dtype), outputs left as canary bytes until a run poisons them.
-std::vector<GuardedImage> materialize(const Case& c);
+std::vector<GuardedImage> materialize(const Case& c, unsigned threads = 1);
+// One run: poison the outputs, launch, check canaries and input bytes. False when the launch itself
+// failed (the Verdict already says why).
+bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict,
+                 unsigned threads = 1);
+// Elements that kept the poison of both runs (unwritten) or differ between them (nondeterministic).
+void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads = 1);
+// "op/variant dtype shape on backend", the Verdict's subject.
+std::string subject_of(const Case& c);
 
 }  // namespace kverify

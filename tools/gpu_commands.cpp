@@ -15,8 +15,9 @@
 #include <random>
 #include <thread>
 
-#include "core/json_text.hpp"
 #include "core/error.hpp"
+#include "core/json_text.hpp"
+#include "core/parallel.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
@@ -47,11 +48,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // Runs f(first_row, end_row) over [0, rows) on every core.
 template <typename F>
 void parallel_rows(std::int64_t rows, F f) {
-  const std::int64_t threads = std::max<std::int64_t>(1, std::min<std::int64_t>(std::thread::hardware_concurrency(), rows));
-  std::vector<std::thread> pool;
-  for (std::int64_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] { f(rows * t / threads, rows * (t + 1) / threads); });
-  for (auto& th : pool) th.join();
+  parallel_for(rows, hardware_threads(), f);
 }
 
 std::string value_of(Args args, std::size_t& i, std::string_view flag) {
@@ -157,21 +154,10 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
   }
   std::fflush(stdout);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<GuardedImage> images;
+  std::vector<GuardedImage> images = materialize(c, hardware_threads());
   std::vector<std::uint64_t> input_hash(static_cast<std::size_t>(c.op->tensor_count), 0);
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    const TensorRole& role = c.op->tensors()[t];
-    images.emplace_back(std::string(role.name), c.layout(t), c.dtype, static_cast<std::uint64_t>(t) + 1);
-    if (role.output) continue;
-    GuardedImage& image = images.back();
-    const std::int64_t cols = image.layout().cols;
-    parallel_rows(image.layout().rows, [&](std::int64_t r0, std::int64_t r1) {  // what materialize() does, on every core
-      for (std::int64_t r = r0; r < r1; ++r)
-        for (std::int64_t col = 0; col < cols; ++col)
-          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, cols), image.element(r, col));
-    });
-    input_hash[t] = image.hash();
-  }
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (!c.op->tensors()[t].output) input_hash[t] = images[t].hash();
   std::fprintf(stderr, "  inputs materialised in %.1f s\n", seconds_since(t0));
   int worst = kPass;
   for (const Variant* v : variants) {

@@ -1,4 +1,5 @@
-// std::thread helpers for the bench's host work (gate images, reference, timed inputs).
+// std::thread helpers for host work over many elements (the pipeline's images and guards with
+// threads > 1, the bench's gate, reference and timed inputs).
 #pragma once
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-namespace kverify::bench {
+namespace kverify {
 
 // fn(begin, end) over [0, n) in `threads` contiguous chunks; the first exception is rethrown.
 template <typename F>
@@ -36,4 +37,4 @@ void parallel_for(std::int64_t n, unsigned threads, F&& fn) {
 
 inline unsigned hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-}  // namespace kverify::bench
+}  // namespace kverify

@@ -11,7 +11,7 @@
 #include "core/parallel.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
-#include "pipeline/run_case.hpp"  // materialize, guarded_run, compare_runs, subject_of
+#include "pipeline/run_case.hpp"  // materialize, guarded_run, compare_runs, decide_outcome, subject_of
 #include "reference/baseline.hpp"
 #include "reference/compare.hpp"
 #include "reference/op_checks.hpp"
@@ -189,18 +189,7 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
     if (guarded_run(c, v, second, Poison::random_finite, verdict, threads))
       compare_runs(first[output_index(c)], second[output_index(c)], verdict, threads);
   }
-  if (verdict.guards.empty())
-    verdict.checks_passed = {"canaries and row gaps intact", "inputs unchanged", "every output written",
-                             "two runs bitwise equal"};
-  if (verdict.guards.empty() && verdict.stats.failed == 0) {
-    verdict.outcome = Outcome::pass;
-  } else {
-    verdict.outcome = Outcome::fail;
-    if (verdict.reason.empty())
-      verdict.reason = verdict.stats.failed > 0 ? std::to_string(verdict.stats.failed) + " element(s) outside tolerance" +
-                                                      (verdict.guards.empty() ? "" : ", and guards violated")
-                                                : "guards violated";
-  }
+  decide_outcome(verdict);
   return finish();
 }
 

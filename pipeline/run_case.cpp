@@ -33,6 +33,23 @@ std::vector<TensorView> input_views(const Case& c, const std::vector<GuardedImag
 
 }  // namespace
 
+void decide_outcome(Verdict& verdict) {
+  if (verdict.guards.empty()) {
+    verdict.checks_passed = {"canaries and row gaps intact", "inputs unchanged", "every output written",
+                             "two runs bitwise equal"};
+  }
+  if (verdict.guards.empty() && verdict.stats.failed == 0) {
+    verdict.outcome = Outcome::pass;
+  } else {
+    verdict.outcome = Outcome::fail;
+    if (verdict.reason.empty())
+      verdict.reason = verdict.stats.failed > 0
+                           ? std::to_string(verdict.stats.failed) + " element(s) outside tolerance" +
+                                 (verdict.guards.empty() ? "" : ", and guards violated")
+                           : "guards violated";
+  }
+}
+
 std::string subject_of(const Case& c) {
   std::string shape;
   for (auto n : c.shape) shape += (shape.empty() ? "" : "x") + std::to_string(n);
@@ -208,20 +225,7 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     verdict.failed_rows = std::move(cmp.failed_rows);
   }
 
-  if (verdict.guards.empty()) {
-    verdict.checks_passed = {"canaries and row gaps intact", "inputs unchanged", "every output written",
-                             "two runs bitwise equal"};
-  }
-  if (verdict.guards.empty() && verdict.stats.failed == 0) {
-    verdict.outcome = Outcome::pass;
-  } else {
-    verdict.outcome = Outcome::fail;
-    if (verdict.reason.empty())
-      verdict.reason = verdict.stats.failed > 0
-                           ? std::to_string(verdict.stats.failed) + " element(s) outside tolerance" +
-                                 (verdict.guards.empty() ? "" : ", and guards violated")
-                           : "guards violated";
-  }
+  decide_outcome(verdict);
   return finish(verdict);
 }
 

@@ -39,6 +39,8 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
                  unsigned threads = 1);
 // Elements that kept the poison of both runs (unwritten) or differ between them (nondeterministic).
 void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads = 1);
+// After the guards and the comparison: the checks that held, pass or fail, and the reason.
+void decide_outcome(Verdict& verdict);
 // "op/variant dtype shape on backend", the Verdict's subject.
 std::string subject_of(const Case& c);
 

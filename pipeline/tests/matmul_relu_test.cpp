@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "pipeline/tests/require_backend.hpp"
 #include "core/values.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/matmul_relu/launchers.inl"  // matmul_relu_args, without KV_BACKEND: no launchers
@@ -153,12 +154,7 @@ TEST(MatmulRelu, TensorCoreVariantIsCudaOnlyAndStatesItsLayouts) {
 // On the GPU: mma_sync over both tile configurations, both B orientations, the cp.async and the
 // register-staged (unaligned) paths, M/N/K tails, integers (bitwise), NaN and overflow.
 TEST(MatmulRelu, TensorCoreVariantPassesOnCuda) {
-  std::string why;
-  if (!kverify::backend_available(kverify::Backend::cuda, &why)) {
-    if (const char* e = std::getenv("KVERIFY_REQUIRE_GPU"); e && std::string(e) == "1")
-      ADD_FAILURE() << "KVERIFY_REQUIRE_GPU=1 but " << why;
-    GTEST_SKIP() << "no GPU here (" << why << "): mma_sync runs on the H200 only";
-  }
+  KV_REQUIRE_BACKEND(kverify::Backend::cuda);  // mma_sync runs on the GPU only
   for (const char* dtype : {"f16", "bf16"})
     for (const char* rest : {
              "shape=64x64x64", "shape=1x1x1", "shape=33x17x31", "shape=65x63x47", "shape=1x300x1000",

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/tests/require_backend.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
@@ -28,14 +29,6 @@ const OpCases kOpCases[] = {
     {"row_sum", {"shape=8x1000", "shape=3x33", "shape=5x1"}},
     {"matmul_relu", {"shape=64x64x64", "shape=33x17x31", "shape=1x1x1"}},
 };
-
-bool require_backend(Backend b) {
-  std::string why;
-  if (kverify::backend_available(b, &why)) return true;
-  if (const char* v = std::getenv("KVERIFY_REQUIRE_GPU"); v && std::strcmp(v, "1") == 0)
-    ADD_FAILURE() << "KVERIFY_REQUIRE_GPU=1 but " << why;
-  return false;
-}
 
 void run_every_variant(Backend backend) {
   int ran = 0;
@@ -73,7 +66,7 @@ void run_every_variant(Backend backend) {
 TEST(EveryVariant, OrdinaryAndTailCasesPassOnEmu) { run_every_variant(Backend::emu); }
 
 TEST(EveryVariant, OrdinaryAndTailCasesPassOnCuda) {
-  if (!require_backend(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  KV_REQUIRE_BACKEND(Backend::cuda);
   run_every_variant(Backend::cuda);
 }
 
@@ -99,7 +92,7 @@ void out_of_domain_rows(Backend backend) {
 TEST(SoftmaxContract, OutOfDomainRowsOnEveryVariantOnEmu) { out_of_domain_rows(Backend::emu); }
 
 TEST(SoftmaxContract, OutOfDomainRowsOnEveryVariantOnCuda) {
-  if (!require_backend(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  KV_REQUIRE_BACKEND(Backend::cuda);
   out_of_domain_rows(Backend::cuda);
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/tests/require_backend.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/registry.hpp"
 #include "kernels/row_sum/launchers.inl"  // split_vec_plan; no KV_BACKEND: host helpers only
@@ -45,14 +46,6 @@ std::vector<std::string> layouts_for(long long rows, long long cols) {
           " x.offset=1",
           " x.strides=" + std::to_string(cols + 1) + ",1 y.offset=3",
           " x.strides=1," + std::to_string(rows)};  // column-major input
-}
-
-bool backend_ready(Backend b) {
-  std::string why;
-  if (kverify::backend_available(b, &why)) return true;
-  if (const char* v = std::getenv("KVERIFY_REQUIRE_GPU"); v && std::strcmp(v, "1") == 0)
-    ADD_FAILURE() << "KVERIFY_REQUIRE_GPU=1 but " << why;
-  return false;
 }
 
 int run_widths(const char* op, const char* variant, const std::vector<long long>& widths, long long rows,
@@ -112,7 +105,7 @@ TEST(SoftmaxRegisterVariants, OutOfDomainRowsAtVectorWidths) {
 }
 
 TEST(SoftmaxRegisterVariants, AllVariantsOnCuda) {
-  if (!backend_ready(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  KV_REQUIRE_BACKEND(Backend::cuda);
   run_widths("softmax", "rows_vec", kRowsVecWidths, 37, Backend::cuda);
   run_widths("softmax", "block_regs", kBlockRegsWidths, 3, Backend::cuda);
   // cluster_regs: C = 2, 4, 8 and P from 1 to 32 / V, the widest 262144.
@@ -131,7 +124,7 @@ TEST(RowSumVectorVariants, RowsVecAndSplitVecOnEmu) {
 }
 
 TEST(RowSumVectorVariants, OnCuda) {
-  if (!backend_ready(Backend::cuda)) GTEST_SKIP() << "no GPU here: the cuda half of this test runs on the H200";
+  KV_REQUIRE_BACKEND(Backend::cuda);
   run_widths("row_sum", "rows_vec", kRowsVecWidths, 37, Backend::cuda);
   run_widths("row_sum", "split_vec", {1, 1000, 2047, 2048, 5000, 40000}, 3, Backend::cuda);
   run_widths("row_sum", "split_vec", {262144, 1 << 22}, 1, Backend::cuda);

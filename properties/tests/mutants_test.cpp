@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "pipeline/tests/require_backend.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "properties/mutation.hpp"
@@ -28,11 +29,7 @@ void every_mutant_is_killed(kverify::Backend backend) {
 TEST(MutationSelfTest, EveryMutantIsKilledOnEmu) { every_mutant_is_killed(kverify::Backend::emu); }
 
 TEST(MutationSelfTest, EveryMutantIsKilledOnCuda) {
-  std::string why;
-  if (!kverify::backend_available(kverify::Backend::cuda, &why)) {
-    if (const char* v = std::getenv("KVERIFY_REQUIRE_GPU"); v && std::string(v) == "1") FAIL() << why;
-    GTEST_SKIP() << why;
-  }
+  KV_REQUIRE_BACKEND(kverify::Backend::cuda);
   every_mutant_is_killed(kverify::Backend::cuda);
 }
 

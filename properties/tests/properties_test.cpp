@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "pipeline/tests/require_backend.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "properties/catalogue.hpp"
@@ -24,11 +25,7 @@ class PropertyTest : public ::testing::Test {
  public:
   PropertyTest(const kverify::properties::Property* p, kverify::Backend b) : property_(p), backend_(b) {}
   void TestBody() override {
-    if (std::string why; !kverify::backend_available(backend_, &why)) {
-      if (const char* v = std::getenv("KVERIFY_REQUIRE_GPU"); v && std::strcmp(v, "1") == 0)
-        FAIL() << "KVERIFY_REQUIRE_GPU=1 but " << why;
-      GTEST_SKIP() << why;
-    }
+    KV_REQUIRE_BACKEND(backend_);
     const kverify::properties::Context ctx{backend_, std::nullopt, std::nullopt, nullptr};
     const auto* p = property_;
     rc::detail::checkGTest([p, ctx] { p->body(ctx); });

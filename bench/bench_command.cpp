@@ -115,31 +115,18 @@ void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, unsigned
     req.workspace = workspace->data;
   }
   row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps);
-  // The baseline on the same inputs (bench Cases are contiguous row-major), its own output.
-  const std::string op(c.op->name);
+  // The op's baseline on the same inputs (bench Cases are contiguous row-major), its own outputs.
   BaselineResult br;
   try {
-    std::unique_ptr<DeviceMemory> out;
-    Baseline b;
-    const std::size_t es = size_of(c.dtype);
-    if (op == "matmul_relu") {
-      out = std::make_unique<DeviceMemory>(static_cast<std::size_t>(c.shape[0] * c.shape[1]) * es);
-      b = cublaslt_matmul_relu(c.dtype, c.shape[0], c.shape[1], c.shape[2], req.tensors[0].data, req.tensors[1].data, out->data,
-                               timer.stream());
-    } else if (op == "row_sum") {
-      b = cub_row_sum(c.dtype, c.shape[0], c.shape[1], req.tensors[0].data, timer.stream());
-    } else if (op == "softmax") {
-      out = std::make_unique<DeviceMemory>(static_cast<std::size_t>(c.shape[0] * c.shape[1]) * es);
-      b = eager_softmax(c.dtype, c.shape[0], c.shape[1], req.tensors[0].data, out->data, timer.stream());
-    } else {
-      out = std::make_unique<DeviceMemory>(static_cast<std::size_t>(c.shape[0] * c.shape[1]) * es);
-      b = eager_gelu_tanh(c.dtype, c.shape[0] * c.shape[1], req.tensors[0].data, out->data, timer.stream());
-    }
+    BaselineInputs in{c.dtype, c.shape, {}, timer.stream()};
+    for (int t = 0; t < c.op->tensor_count; ++t)
+      if (!c.op->tensors()[t].output) in.inputs.push_back(req.tensors[static_cast<std::size_t>(t)].data);
+    const Baseline b = op_baseline(*c.op, in);
     br.name = b.name;
     br.detail = b.detail;
     br.timing = timer.time(b.run, warmup, reps);
   } catch (const std::exception& e) {
-    br.name = op == "matmul_relu" ? "cuBLASLt+ReLU" : op == "row_sum" ? "CUB segmented sum" : "eager " + op;
+    br.name = std::string(c.op->bench_baseline_name);
     br.error = e.what();
   }
   row.baseline = br;
@@ -282,16 +269,11 @@ int bench_command(std::span<const std::string_view> args) {
       row.shape = shape_text(p.c.shape);
       row.case_line = p.c.to_text();
       row.gate_coverage = gates[i].coverage;
-      row.goal = issue_goal(row.op, p.c.dtype, p.c.shape);
-      const double s = static_cast<double>(size_of(p.c.dtype));
-      if (row.op == "matmul_relu") {
-        const double m = p.c.shape[0], n = p.c.shape[1], k = p.c.shape[2];
-        row.ideal_bytes = (m * k + k * n + m * n) * s;
-        row.flops = 2 * m * n * k;
-      } else {
-        const double r = p.c.shape[0], c = p.c.shape[1];
-        row.ideal_bytes = r * c * s + (row.op == "row_sum" ? r : r * c) * s;
-      }
+      row.goal = bench_goal(*p.c.op, p.c.dtype, p.c.shape);
+      // Ideal: every tensor read or written once.
+      for (int t = 0; t < p.c.op->tensor_count; ++t)
+        row.ideal_bytes += static_cast<double>(p.c.layout(t).elements()) * static_cast<double>(size_of(p.c.dtype));
+      if (p.c.op->bench_flops) row.flops = p.c.op->bench_flops(p.c.shape);
       report.rows.push_back(row);
     }
     BenchRow& row = report.rows[row_of.at(p.group)];

@@ -1,15 +1,19 @@
-// The GPU side of the bench, behind a plain C++ interface (nvcc compiles timer.cu, ceiling.cu and
-// the baseline_*.cu files; device_none.cpp stands in when the build has no CUDA).
+// The GPU side of the bench, behind a plain C++ interface (nvcc compiles timer.cu, ceiling.cu,
+// baselines.cu and each op's ops/<op>/bench_baseline.cu; device_none.cpp stands in when the build
+// has no CUDA).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "bench/stats.hpp"
 #include "core/dtype.hpp"
+#include "ops/op_spec.hpp"
 
 namespace kverify::bench {
 
@@ -56,22 +60,21 @@ struct Ceiling {
 };
 Ceiling copy_ceiling(Timer& timer, std::size_t bytes, int reps);
 
-// Baselines on the same device inputs (contiguous row-major), launched on timer.stream().
-// Each returns a launcher to time; the constructor does any planning (outside the timing).
+// An op's baseline on the same device inputs (contiguous row-major), launched on timer.stream():
+// each op's ops/<op>/bench_baseline.cu. It returns a launcher to time; building it does any
+// planning and allocates its own outputs (outside the timing).
 struct Baseline {
   std::string name;     // e.g. "cuBLASLt+ReLU"
   std::string detail;   // algorithm, compute type
   std::function<void()> run;
-  std::shared_ptr<void> state;  // keeps plans/workspaces alive
+  std::shared_ptr<void> state;  // keeps plans, workspaces and outputs alive
 };
-// C = relu(A B), row-major, f32 with CUBLAS_COMPUTE_32F (no TF32), f16/bf16 with f32 accumulation.
-Baseline cublaslt_matmul_relu(DType d, std::int64_t m, std::int64_t n, std::int64_t k, const void* a, const void* b,
-                              void* c, void* stream);
-// y[r] = sum x[r][:], cub::DeviceSegmentedReduce::Sum with f32 accumulation, f32 output.
-Baseline cub_row_sum(DType d, std::int64_t rows, std::int64_t cols, const void* x, void* stream);
-// Five kernels: row max, subtract, exp, row sum, divide; intermediates in the storage dtype.
-Baseline eager_softmax(DType d, std::int64_t rows, std::int64_t cols, const void* x, void* y, void* stream);
-// Composed elementwise kernels (x^3, *0.044715, +x, *sqrt(2/pi), tanh, +1, *x, *0.5).
-Baseline eager_gelu_tanh(DType d, std::int64_t n, const void* x, void* y, void* stream);
+struct BaselineInputs {
+  DType dtype;
+  std::span<const std::int64_t> shape;
+  std::vector<const void*> inputs;  // the op's input tensors in tensor order
+  void* stream;                     // a cudaStream_t
+};
+Baseline op_baseline(const OpSpec& op, const BaselineInputs& in);
 
 }  // namespace kverify::bench

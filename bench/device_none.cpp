@@ -18,8 +18,5 @@ Timer::~Timer() = default;
 void* Timer::stream() const { none(); }
 Timing Timer::time(const std::function<void()>&, int, int) { none(); }
 Ceiling copy_ceiling(Timer&, std::size_t, int) { none(); }
-Baseline cublaslt_matmul_relu(DType, std::int64_t, std::int64_t, std::int64_t, const void*, const void*, void*, void*) { none(); }
-Baseline cub_row_sum(DType, std::int64_t, std::int64_t, const void*, void*) { none(); }
-Baseline eager_softmax(DType, std::int64_t, std::int64_t, const void*, void*, void*) { none(); }
-Baseline eager_gelu_tanh(DType, std::int64_t, const void*, void*, void*) { none(); }
+Baseline op_baseline(const OpSpec&, const BaselineInputs&) { none(); }
 }  // namespace kverify::bench

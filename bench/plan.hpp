@@ -1,5 +1,5 @@
-// Which Cases the bench gates and times: the shapes of the Performance issue (#11) by default,
-// a small set with --quick (and on emu, where the #11 shapes are far too big), filtered by
+// Which Cases the bench gates and times: each op's bench shapes (OpSpec::bench_shapes) by default,
+// a small set with --quick (and on emu, where the default shapes are far too big), filtered by
 // --op/--variant/--dtype/--shape; each timed Case comes with a few extra random-value Cases of the
 // same shape, dtype and variant for the gate.
 #pragma once
@@ -32,13 +32,10 @@ struct PlannedCase {
   bool timed = false;         // the timed Case itself (else an extra gate Case)
 };
 
-// The Performance issue's (#11) goal for a timed Case: a fraction of the copy ceiling, or of the
-// baseline's speed (matmul_relu: ours over cuBLASLt). None for a shape outside the issue's table.
-struct Goal {
-  bool of_baseline = false;  // false: fraction of the ceiling
-  double value = 0;
-};
-std::optional<Goal> issue_goal(std::string_view op, DType dtype, const std::vector<std::int64_t>& shape);
+// The goal of a timed Case (OpSpec::bench_goal): a fraction of the copy ceiling, or of the
+// baseline's speed (matmul_relu: ours over cuBLASLt). None for a shape outside the op's bench shapes.
+using Goal = BenchGoal;
+std::optional<Goal> bench_goal(const OpSpec& op, DType dtype, const std::vector<std::int64_t>& shape);
 
 // Throws InputError on a bad combination (unknown variant, a shape of the wrong rank, ...).
 // `skipped` collects Cases no chosen variant can take, with the reason.

@@ -1,7 +1,7 @@
 # The extension point: kverify_add_variant puts a kernel variant written outside kverify's
 # sources under every suite, fuzz target and report (README: "Add your own kernel variant").
 #
-#   kverify_add_variant(NAME <name> OP <softmax|gelu_tanh|row_sum|matmul_relu>
+#   kverify_add_variant(NAME <name> OP <an op of ops/ops.def>
 #                       SOURCES <kernel.cuh>... [<host.cpp>...]
 #                       [LAUNCHER <function>]          default: <name>
 #                       [STRATEGY "<one line>"]        shown by `kverify list`
@@ -38,7 +38,7 @@ function(kverify_add_variant)
   if(NOT KV_NAME MATCHES "^[a-z_][a-z0-9_]*$")
     message(FATAL_ERROR "${where}: NAME '${KV_NAME}' is missing or not a lower-case identifier (accepted: [a-z_][a-z0-9_]*, e.g. my_softmax)")
   endif()
-  set(ops softmax gelu_tanh row_sum matmul_relu)
+  get_property(ops GLOBAL PROPERTY KVERIFY_OPS)
   if(NOT KV_OP IN_LIST ops)
     string(REPLACE ";" ", " accepted "${ops}")
     message(FATAL_ERROR "${where}: OP '${KV_OP}' is not an op of kverify (accepted: ${accepted})")

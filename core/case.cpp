@@ -32,19 +32,13 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
   }
 }
 
-std::string ops_list() {
-  std::string s;
-  for (const auto& op : kOps) s += (s.empty() ? "" : ", ") + std::string(op.name);
-  return s;
-}
-
 std::string recipes_list() {
   std::string s;
   for (const auto& r : kRecipes) s += (s.empty() ? "" : ", ") + std::string(r.name);
   return s;
 }
 
-std::string tensors_list(const OpInfo& op) {
+std::string tensors_list(const OpSpec& op) {
   std::string s;
   for (const auto& t : op.tensors()) s += (s.empty() ? "" : ", ") + std::string(t.name);
   return s;
@@ -57,15 +51,18 @@ std::string format_double(double v) {
 }
 
 // Per-field parse and print. print returns nullopt when the field is at its default (omitted).
+struct FieldDoc {
+  std::string_view key, form, default_text, meaning;  // as CaseField; "{ops}" stands for the op names
+};
 struct FieldImpl {
-  CaseField doc;
+  FieldDoc doc;
   void (*parse)(Case&, std::string_view value, std::string_view token, int tensor);
   std::optional<std::string> (*print)(const Case&, int tensor);
   bool per_tensor;
 };
 
 const FieldImpl kFields[] = {
-    {{"op", "NAME", "(required)", "the operation: softmax, gelu_tanh, row_sum, matmul_relu"},
+    {{"op", "NAME", "(required)", "the operation: {ops}"},
      [](Case&, std::string_view, std::string_view, int) {},  // read first, see parse_case
      [](const Case& c, int) -> std::optional<std::string> { return std::string(c.op->name); }, false},
     {{"variant", "NAME", "auto", "kernel variant (`kverify list`); auto lets the dispatcher choose"},
@@ -201,7 +198,11 @@ std::vector<std::string_view> tokens_of(std::string_view line) {
 
 const std::vector<CaseField> kCaseFields = [] {
   std::vector<CaseField> fields;
-  for (const auto& f : kFields) fields.push_back(f.doc);
+  for (const auto& f : kFields) {
+    fields.push_back({f.doc.key, f.doc.form, f.doc.default_text, std::string(f.doc.meaning)});
+    if (const auto at = fields.back().meaning.find("{ops}"); at != std::string::npos)
+      fields.back().meaning.replace(at, 5, op_names());
+  }
   return fields;
 }();
 
@@ -252,9 +253,9 @@ Case parse_case(std::string_view line) {
     if (token.substr(0, 3) != "op=") continue;
     if (c.op) bad(token, "op is given twice");
     c.op = find_op(token.substr(3));
-    if (!c.op) bad(token, "unknown op '" + std::string(token.substr(3)) + "' (accepted: " + ops_list() + ")");
+    if (!c.op) bad(token, "unknown op '" + std::string(token.substr(3)) + "' (accepted: " + op_names() + ")");
   }
-  if (!c.op) throw InputError("Case has no op=NAME token (accepted ops: " + ops_list() + ")");
+  if (!c.op) throw InputError("Case has no op=NAME token (accepted ops: " + op_names() + ")");
 
   std::vector<std::string> seen;
   for (auto token : tokens) {
@@ -296,7 +297,7 @@ Case parse_case(std::string_view line) {
   }
   if (c.shape.empty())
     throw InputError("Case has no shape=" + std::string(c.op->shape_form) + " token (e.g. shape=" +
-                     (c.op->shape_rank == 3 ? std::string("64x64x64") : std::string("4x1000")) + ")");
+                     std::string(c.op->shape_example) + ")");
 
   // Layouts: validate each tensor; contiguous strides written out are the default, kept absent.
   for (int t = 0; t < c.op->tensor_count; ++t) {

@@ -16,8 +16,8 @@
 
 #include "core/dtype.hpp"
 #include "core/layout.hpp"
-#include "core/op.hpp"
 #include "core/values.hpp"
+#include "ops/op_spec.hpp"
 
 namespace kverify {
 
@@ -32,7 +32,7 @@ struct Placement {
 };
 
 struct Case {
-  const OpInfo* op = nullptr;
+  const OpSpec* op = nullptr;
   std::string variant = "auto";
   DType dtype = DType::f32;
   std::vector<std::int64_t> shape;
@@ -56,7 +56,7 @@ struct CaseField {
   std::string_view key;  // "<t>" stands for a tensor name of the op (x, y, a, b, c)
   std::string_view form;
   std::string_view default_text;
-  std::string_view meaning;
+  std::string meaning;
 };
 extern const std::vector<CaseField> kCaseFields;
 

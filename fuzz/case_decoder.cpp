@@ -42,62 +42,24 @@ constexpr std::uint64_t kMaxPad = 63;
 constexpr std::uint64_t kMaxOffset = 64;
 constexpr std::uint64_t kMaxSeed = 65535;
 
-// In-domain recipe parameters per op: a recipe is drawn with its default parameter or one of its
-// table's. Sums and dot products stay far from f32 overflow (an overflowing partial sum whose
-// total is finite depends on the summation order, which no contract fixes); softmax inputs stay
-// within its domain |x| <= 1e30. A recipe this file does not know is drawn with its default only
-// (a parameter's meaning differs per recipe: subnormal's is an exponent), and `excluded` lists
-// recipes whose default leaves an op's domain (extreme's 1e30 squares past f32 in a dot product).
-struct RecipeParams {
-  std::string_view recipe;
-  std::vector<double> softmax, gelu, row_sum, matmul;
-};
-
-const std::vector<RecipeParams>& recipe_params() {
-  static const std::vector<double> scale_sm{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 1e-38, 6e4, 1e10, 1e20, 1e29};
-  static const std::vector<double> scale_ge{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 1e-38, 6e4, 1e10, 1e20, 1e30, 3e38};
-  static const std::vector<double> scale_rs{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 1e-38, 6e4, 1e10, 1e20};
-  static const std::vector<double> scale_mm{0.5, 2, 1e-3, 30, 1e3, 1e4, 1e-6, 1e-20, 6e4, 1e10};
-  static const std::vector<double> whole{0, 1, 2, 5, 100, 1000, 65536, 1e6, 16777216};
-  static const std::vector<double> ties{1, 2, 3, 32, 1000, 1e6};
-  static const std::vector<double> exponents{-149, -150, -140, -133, -127, -126, -25, -24, -15, -14, -1074, 0};
-  static const std::vector<RecipeParams> table = {
-      {"normal", scale_sm, scale_ge, scale_rs, scale_mm},
-      {"uniform", scale_sm, scale_ge, scale_rs, scale_mm},
-      {"negative", scale_sm, scale_ge, scale_rs, scale_mm},
-      {"special", scale_sm, scale_ge, scale_rs, scale_mm},
-      {"nearties", scale_sm, scale_ge, scale_rs, scale_mm},
-      {"halves", scale_sm, scale_ge, scale_rs, scale_mm},
-      {"int", whole, whole, whole, whole},
-      {"ties", ties, ties, ties, ties},
-      {"subnormal", exponents, exponents, exponents, exponents},
-      {"const",
-       {-1, 1, -0.0, 0.1, -200, 88.7, 1e29, -1e29, 1e-40, 65504, 65520, -65520},
-       {-1, 1, -0.0, 0.5, 11, -11, 88.7, 1e-40, -1e-45, 65504, 65520, 3.4e38, -3.4e38},
-       {-1, 1, -0.0, 0.1, 3, 1e10, -1e-40, 65504, 65520},
-       {-1, 1, -0.0, 0.1, 3, 1e10, -1e-40, 65504, 65520}},
-      {"ramp", {0.5, -1, 0.01, 100, 1e20}, {0.5, -1, 0.01, 100, 1e30}, {0.5, -1, 0.01, 1e10}, {0.5, -1, 0.01, 100}},
-      {"heavy", {0.5, 2, 1e3, 1e20}, {0.5, 2, 1e3, 1e20}, {0.5, 2, 1e3}, {0.5, 2}},
-      {"extreme", {0.5, 1e-10}, {0.5, 1e8, 3e8}, {0.5, 1e3}, {1e-20, 1e-25}},
-      {"dominant", {100, 88, 1e4, -30, 1e29}, {100, 1e4, 1e30}, {100, 1e4, 1e20}, {100, 1e4, 1e10}},
-  };
-  return table;
+// In-domain recipe parameters per op (OpSpec::fuzz_params): a recipe is drawn with its default
+// parameter or one of its op's table. A recipe the table does not list is drawn with its default
+// only (a parameter's meaning differs per recipe: subnormal's is an exponent), and
+// OpSpec::fuzz_excluded_recipes lists recipes whose default leaves the op's domain.
+bool recipe_excluded(const OpSpec& op, std::string_view recipe) {
+  for (auto r : op.fuzz_excluded_recipes)
+    if (r == recipe) return true;
+  return false;
 }
 
-bool recipe_excluded(const OpInfo& op, std::string_view recipe) {
-  return op.name == "matmul_relu" && recipe == "extreme";  // default S = 1: products of 1e30 overflow
-}
-
-const std::vector<double>& params_for(const OpInfo& op, std::string_view recipe) {
-  static const std::vector<double> none;
-  for (const auto& r : recipe_params())
-    if (r.recipe == recipe)
-      return op.name == "softmax" ? r.softmax : op.name == "gelu_tanh" ? r.gelu : op.name == "row_sum" ? r.row_sum : r.matmul;
-  return none;
+std::span<const double> params_for(const OpSpec& op, std::string_view recipe) {
+  for (const auto& r : op.fuzz_params)
+    if (r.recipe == recipe) return r.params;
+  return {};
 }
 
 // The recipes an op's inputs are drawn from (kRecipes order, less the excluded ones).
-std::vector<const RecipeInfo*> recipes_for(const OpInfo& op) {
+std::vector<const RecipeInfo*> recipes_for(const OpSpec& op) {
   std::vector<const RecipeInfo*> out;
   for (const auto& r : kRecipes)
     if (!recipe_excluded(op, r.name)) out.push_back(&r);
@@ -263,7 +225,7 @@ Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Pl
 }
 
 Decoded walk(Coder& k, const DecodeOptions& o) {
-  const OpInfo& op = *o.op;
+  const OpSpec& op = *o.op;
   const Case* t = k.target;
   Decoded d;
   Case& c = d.c;
@@ -328,14 +290,14 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
       if (recipes[i]->name == t->values.name) want_recipe = i;
     want_given = t->values.param_given ? 1 : 0;
     if (t->values.param_given) {
-      const auto& table = params_for(op, t->values.name);
+      const auto table = params_for(op, t->values.name);
       for (std::size_t i = 0; i < table.size(); ++i)
         if (same_double(table[i], t->values.param)) want_param = i;
     }
   }
   const RecipeInfo& recipe = *recipes[k.take(0, recipes.size() - 1, want_recipe, "values")];
   c.values = ValueRecipe{std::string(recipe.name), recipe.default_param, false};
-  const auto& table = params_for(op, recipe.name);
+  const auto table = params_for(op, recipe.name);
   if (!table.empty() && k.take(0, 1, want_given, "values") == 1) {
     c.values.param = table[k.take(0, table.size() - 1, want_param, "values")];
     c.values.param_given = true;
@@ -397,7 +359,7 @@ std::uint64_t InputChoices::pick(std::uint64_t lo, std::uint64_t hi) {
   return impl_->in.ConsumeIntegralInRange<std::uint64_t>(lo, hi);
 }
 
-std::vector<const Variant*> fuzzable_variants(const OpInfo& op, Backend backend) {
+std::vector<const Variant*> fuzzable_variants(const OpSpec& op, Backend backend) {
   std::vector<const Variant*> out;
   for (const auto& v : all_variants()) {
     if (v.op != op.name || v.mutant) continue;

@@ -64,7 +64,7 @@ class InputChoices : public Choices {
 };
 
 struct DecodeOptions {
-  const OpInfo* op = nullptr;
+  const OpSpec* op = nullptr;
   Backend backend = Backend::emu;
   // The variants a choice can name, in order; auto is the choice after them when allow_auto.
   std::vector<const Variant*> variants;
@@ -75,7 +75,7 @@ struct DecodeOptions {
 };
 
 // The op's production variants that run on `backend` (registry order), for DecodeOptions::variants.
-std::vector<const Variant*> fuzzable_variants(const OpInfo& op, Backend backend);
+std::vector<const Variant*> fuzzable_variants(const OpSpec& op, Backend backend);
 
 struct Decoded {
   Case c;                           // canonical: c == parse_case(c.to_text())

@@ -52,7 +52,7 @@ std::string hex_name(const std::vector<std::uint8_t>& bytes) {
 int self_test(long runs) {
   std::mt19937_64 rng(2026);
   long checked = 0;
-  for (const auto& name : kTargetNames) {
+  for (const auto& name : target_names()) {
     const Target* t = find_target(name.name);
     if (!t || t->kind != Kind::op) continue;
     DecodeOptions o;

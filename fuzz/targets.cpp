@@ -21,15 +21,18 @@ CliRunner cli_runner = nullptr;
 
 namespace {
 
-const Target kTargets[] = {
-    {"softmax", Kind::op, find_op("softmax")},
-    {"gelu_tanh", Kind::op, find_op("gelu_tanh")},
-    {"row_sum", Kind::op, find_op("row_sum")},
-    {"matmul_relu", Kind::op, find_op("matmul_relu")},
-    {"case_parser", Kind::case_parser},
-    {"cli", Kind::cli},
-    {"softmax_planted", Kind::op, find_op("softmax"), true},
-};
+// A target per op, in ops/ops.def order, then the text targets and the planted-bug demo.
+const std::vector<Target>& targets() {
+  static const std::vector<Target> all = [] {
+    std::vector<Target> t;
+    for (const OpSpec* op : all_ops()) t.push_back({op->name, Kind::op, op});
+    t.push_back({"case_parser", Kind::case_parser});
+    t.push_back({"cli", Kind::cli});
+    t.push_back({"softmax_planted", Kind::op, find_op("softmax"), true});
+    return t;
+  }();
+  return all;
+}
 
 std::string one_line(std::string_view text, std::size_t limit = 160) {
   std::string out;
@@ -145,7 +148,7 @@ bool read_file(const std::filesystem::path& p, std::string& out) {
 }  // namespace
 
 const Target* find_target(std::string_view name) {
-  for (const auto& t : kTargets)
+  for (const auto& t : targets())
     if (t.name == name) return t.kind == Kind::cli && !cli_runner ? nullptr : &t;
   return nullptr;
 }
@@ -332,40 +335,16 @@ std::vector<std::string> seed_lines(const Target& t) {
             "nosuch",
             ""};
   }
-  const std::string op = "op=" + std::string(t.op->name) + " ";
-  const auto add = [&](const std::string& rest) { out.push_back(op + rest); };
   if (t.planted) return {};  // the demo starts from nothing: the fuzzer must find the bug itself
-  if (t.op->name == "matmul_relu") {
-    for (const char* shape : {"1x1x1", "1x1x300", "3x130x2", "33x17x31", "64x64x16", "65x65x17", "100x37x53", "129x63x33"})
-      add(std::string("shape=") + shape);
-    add("dtype=f16 shape=65x64x17 values=int:5 seed=5");
-    add("dtype=bf16 shape=31x97x15 a.strides=1,31 b.strides=1,15 c.strides=100,1 a.offset=3 c.offset=7");
-    add("shape=17x33x65 a.strides=130,2 b.strides=2,130 values=uniform:30 seed=8 schedule=3");
-    add("shape=48x49x47 values=negative:2 schedule=11");
-    add("dtype=f16 shape=16x16x16 values=const:65520");
-    add("shape=63x65x16 values=special seed=2");
-    return out;
-  }
-  for (const auto* v : fuzzable_variants(*t.op, Backend::emu)) {
-    const std::string var = "variant=" + std::string(v->name) + " ";
-    for (const char* shape : {"1x1", "5x31", "9x33", "3x129", "2x1025", "17x257", "1x4097", "1x16385"}) {
-      const Case probe = parse_case(op + "shape=" + shape);
-      if (probe.shape[1] > v->max_cols || probe.shape[0] > v->max_rows) continue;
-      add(var + "shape=" + shape);
+  // The op's boundary Cases (the ones `kverify check` runs), those the decoder can produce.
+  const DecodeOptions d = decode_options(t, RunOptions{});
+  for (const auto& line : boundary_case_lines(*t.op)) {
+    try {
+      static_cast<void>(encode_case(parse_case(line), d));
+      out.push_back(line);
+    } catch (const InputError&) {  // past the decoder's size limits
     }
   }
-  add("dtype=f16 shape=9x129 values=negative:30 seed=1 schedule=3");
-  add("dtype=bf16 shape=33x65 x.strides=1,33 y.strides=1,33");
-  add(t.op->name == "row_sum" ? "shape=7x300 x.strides=320,1 y.strides=3,1 x.offset=3 y.offset=1"
-                              : "shape=7x300 x.strides=320,1 y.strides=301,1 x.offset=3 y.offset=1");
-  add("shape=9x40 x.strides=80,2 values=uniform:30 seed=4");
-  add("shape=4x100 values=int:5 seed=2 schedule=11");
-  add("shape=3x64 values=normal:1e3 seed=9");
-  add("shape=8x40 values=special");
-  add("dtype=f16 shape=5x1000 values=ramp:0.5");
-  if (t.op->name == "softmax") add("shape=3x63 values=const:-200");
-  if (t.op->name == "gelu_tanh") add("shape=2x64 values=const:11"), add("dtype=bf16 shape=2x65 values=const:-0");
-  if (t.op->name == "row_sum") add("shape=1x10 values=ramp"), add("variant=split_row shape=2x16385 values=int:2");
   return out;
 }
 

@@ -26,7 +26,7 @@ enum class Kind { op, case_parser, cli };
 struct Target {
   std::string_view name;
   Kind kind;
-  const OpInfo* op = nullptr;  // Kind::op
+  const OpSpec* op = nullptr;  // Kind::op
   bool planted = false;        // the planted-bug demo: its variants are planted_softmax_variants()
 };
 

@@ -18,7 +18,7 @@ struct DeviceTensor {
 struct LaunchRequest {
   DType dtype = DType::f32;
   std::vector<std::int64_t> shape;
-  std::vector<DeviceTensor> tensors;  // in the op's tensor order (core/op.hpp)
+  std::vector<DeviceTensor> tensors;  // in the op's tensor order (ops/op_spec.hpp)
   void* workspace = nullptr;          // Variant::workspace_bytes of device scratch, or null
   std::uint64_t schedule_seed = 0;    // emu only
   void* stream = nullptr;             // cuda only: a cudaStream_t

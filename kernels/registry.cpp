@@ -7,9 +7,11 @@ namespace kverify {
 std::span<const Variant> all_variants() {
   static const std::vector<Variant> all = [] {
     std::vector<Variant> v;
-    for (auto list : {softmax_variants(), gelu_tanh_variants(), row_sum_variants(), matmul_relu_variants(),
-                      added_variants()})
-      v.insert(v.end(), list.begin(), list.end());
+    const auto add = [&](std::span<const Variant> list) { v.insert(v.end(), list.begin(), list.end()); };
+#define KVERIFY_OP(op) add(kernels::op::variants());
+#include "ops/ops.def"
+#undef KVERIFY_OP
+    add(added_variants());
     return v;
   }();
   return all;

@@ -43,11 +43,14 @@ struct Variant {
 
 std::span<const Variant> all_variants();
 
-// Each op's variants, in dispatch order (kernels/<op>/variants.cpp).
-std::span<const Variant> softmax_variants();
-std::span<const Variant> gelu_tanh_variants();
-std::span<const Variant> row_sum_variants();
-std::span<const Variant> matmul_relu_variants();
+// Each op's variants, in dispatch order: kernels::<op>::variants() in kernels/<op>/variants.cpp,
+// for every op of ops/ops.def.
+#define KVERIFY_OP(op) \
+  namespace kernels::op { \
+  std::span<const Variant> variants(); \
+  }
+#include "ops/ops.def"
+#undef KVERIFY_OP
 // Variants registered through the CMake function kverify_add_variant (cmake/KverifyVariants.cmake):
 // kernels/mutants/ and users' own, in call order; the table is generated at configure time.
 std::span<const Variant> added_variants();

@@ -15,7 +15,6 @@
 #include "pipeline/guarded_image.hpp"
 #include "reference/baseline.hpp"
 #include "reference/compare.hpp"
-#include "reference/op_checks.hpp"
 
 namespace kverify {
 namespace {
@@ -194,14 +193,14 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     return finish(verdict);
   }
 
-  const auto tolerance = tolerance_for(c);
+  const auto tolerance = c.op->tolerance(c);
   verdict.tolerance = tolerance->describe();
 
   std::vector<GuardedImage> first = materialize(c);
   // The second run's images: a copy of materialize(c)'s (a pure function of the Case), taken
   // before anything runs; generating the values again cost as much as copying them ten times.
   std::vector<GuardedImage> second = first;
-  const Expectations want = reference_for(c, input_views(c, first));  // inputs are never written: checked below
+  const Expectations want = c.op->reference(c, input_views(c, first));  // inputs are never written: checked below
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
   if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
 
@@ -209,9 +208,9 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict);
   for (int t = 0; t < c.op->tensor_count; ++t) {
     if (!c.op->tensors()[t].output) continue;
-    Comparison cmp = compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->name == "softmax", elements);
+    Comparison cmp = compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->rows_sum_to_one, elements);
     verdict.stats = cmp.stats;
-    const BaselineCheck base = check_against_baseline(first[t].view(), baseline_output(c, input_views(c, first)), want,
+    const BaselineCheck base = check_against_baseline(first[t].view(), c.op->eager_baseline(c, input_views(c, first)), want,
                                                       *tolerance);
     verdict.stats.baseline_kernel_ulps = base.kernel_max_ulps;
     verdict.stats.baseline_eager_ulps = base.baseline_max_ulps;

@@ -1,11 +1,11 @@
-// The property catalogue (../shared/DESIGN.md "Property catalogue"): each property is named, says
-// what it checks, applies to one op or to all, and runs on every production variant of that op and
-// every dtype it takes. The same bodies run as RC_GTEST_PROP tests (properties/tests/) and from
-// `kverify check`.
+// The property catalogue (docs/properties.md): each property is named, says what it checks, belongs
+// to one op, and runs on every production variant of that op and every dtype it takes. Every op
+// has the generic properties (reference agreement, tail widths, layouts, each guard, determinism,
+// schedule independence: catalogue.cpp); its own come from ops/<op>/properties.cpp. The same bodies
+// run as GoogleTest tests (properties/tests/) and from `kverify check`.
 #pragma once
 
 #include <map>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,11 +27,22 @@ struct Context {
   std::map<std::string, Tally>* tally = nullptr;  // by variant name
 };
 
-struct Property {
-  std::string_view name;  // e.g. "softmax.shift_invariance"
-  std::string_view op;    // "" for every op
+using PropertyBody = void (*)(const Context& ctx, const OpSpec& op);  // a RapidCheck property body
+
+// A property as an op's folder declares it: the name after "<op>.", what it checks, its body.
+struct OpProperty {
+  std::string_view name;
   std::string_view checks;
-  void (*body)(const Context&);  // a RapidCheck property body (uses *gen and RC_ macros)
+  PropertyBody body;
+};
+
+struct Property {
+  std::string name;  // "<op>.<property>", e.g. "softmax.shift_invariance"
+  const OpSpec* op;
+  std::string_view checks;
+  PropertyBody body;
+
+  void run(const Context& ctx) const { body(ctx, *op); }
 };
 
 std::span<const Property> all_properties();

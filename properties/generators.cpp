@@ -19,8 +19,6 @@ std::vector<std::int64_t> tails_up_to(std::int64_t max) {
   return out;
 }
 
-ValueRecipe recipe(const char* name, double param) { return {name, param, true}; }
-
 }  // namespace
 
 rc::Gen<std::int64_t> tail_size_exactly(std::int64_t max) { return rc::gen::elementOf(tails_up_to(max)); }
@@ -52,51 +50,18 @@ rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind
   });
 }
 
-rc::Gen<ValueRecipe> in_domain_values(const OpInfo& op, DType dtype) {
-  const bool wide_range = dtype != DType::f16;  // f16 stops at 65504
-  const double subnormal_exponent = dtype == DType::f16 ? -18 : -132;
-  std::vector<ValueRecipe> r = {{},  // normal:1 first: the shrink target
-                                recipe("normal", 10),      recipe("normal", 1e-3), recipe("uniform", 4),
-                                recipe("int", 3),          recipe("negative", 5),  recipe("ties", 4),
-                                recipe("nearties", 1),     recipe("zeros", 0),     recipe("subnormal", subnormal_exponent)};
-  const std::string_view name = op.name;
-  if (name != "matmul_relu") {
-    r.push_back(recipe("normal", 1e3));
-    r.push_back(recipe("heavy", 1));
-    r.push_back(recipe("const", 7));
-    r.push_back(recipe("const", -300));
-    r.push_back(recipe("uniform", 30));
-    if (wide_range) {
-      r.push_back(recipe("extreme", 1));
-      r.push_back(recipe("const", 1e30));
-      r.push_back(recipe("const", -1e30));
-    }
-  } else {
-    r.push_back(recipe("halves", 2));
-  }
-  if (name == "softmax") {
-    r.push_back(recipe("dominant", 30));
-    r.push_back(recipe("dominant", 1e4));
-  }
-  if (name == "gelu_tanh") {
-    r.push_back(recipe("const", 11));
-    r.push_back(recipe("const", -11));
-    r.push_back(recipe("const", info(dtype).max_finite));
-    r.push_back(recipe("const", -info(dtype).max_finite));
-  }
-  return rc::gen::elementOf(r);
-}
+rc::Gen<ValueRecipe> in_domain_values(const OpSpec& op, DType dtype) { return rc::gen::elementOf(op.in_domain_values(dtype)); }
 
 rc::Gen<std::uint64_t> schedule_seed() {
   return rc::gen::weightedOneOf<std::uint64_t>(
       {{2, rc::gen::just<std::uint64_t>(0)}, {1, rc::gen::inRange<std::uint64_t>(1, 1000)}});
 }
 
-rc::Gen<Case> case_of(const OpInfo& op, DType dtype, CaseShape shape, Placements placements,
+rc::Gen<Case> case_of(const OpSpec& op, DType dtype, CaseShape shape, Placements placements,
                       rc::Gen<ValueRecipe> values) {
-  const OpInfo* op_ptr = &op;  // the table entry itself: Cases point at kOps
+  const OpSpec* op_ptr = &op;  // the table entry itself: Cases point into all_ops()
   return rc::gen::exec([=] {
-    const OpInfo& op = *op_ptr;
+    const OpSpec& op = *op_ptr;
     Case c;
     c.op = op_ptr;
     c.dtype = dtype;

@@ -25,7 +25,7 @@ enum class PlacementKind { contiguous, padded_rows, column_major, strided_column
 rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind);
 
 // In-domain value recipes for the op and dtype (softmax |x| <= 1e30, matmul products finite, ...).
-rc::Gen<ValueRecipe> in_domain_values(const OpInfo& op, DType dtype);
+rc::Gen<ValueRecipe> in_domain_values(const OpSpec& op, DType dtype);  // OpSpec::in_domain_values
 rc::Gen<std::uint64_t> schedule_seed();
 
 struct CaseShape {
@@ -38,7 +38,7 @@ struct CaseShape {
 enum class Placements { contiguous, any, not_contiguous };
 
 // A Case for op and dtype with generated shape, placements, values and seeds.
-rc::Gen<Case> case_of(const OpInfo& op, DType dtype, CaseShape shape, Placements placements,
+rc::Gen<Case> case_of(const OpSpec& op, DType dtype, CaseShape shape, Placements placements,
                       rc::Gen<ValueRecipe> values);
 
 }  // namespace kverify::properties

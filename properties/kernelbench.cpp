@@ -5,23 +5,14 @@
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/run_case.hpp"
-#include "reference/op_checks.hpp"
 
 namespace kverify::properties {
-namespace {
-
-std::string shape_for(std::string_view op) {
-  if (op == "matmul_relu") return "128x128x128";
-  return "128x1024";
-}
-
-}  // namespace
 
 KernelBenchResult kernelbench_check(const Variant& variant, DType dtype, Backend backend) {
   KernelBenchResult result;
   const double tol = dtype == DType::f32 ? 1e-4 : 1e-2;
   for (int trial = 1; trial <= 5; ++trial) {
-    Case c = parse_case("op=" + std::string(variant.op) + " shape=" + shape_for(variant.op) +
+    Case c = parse_case("op=" + std::string(variant.op) + " shape=" + std::string(find_op(variant.op)->kernelbench_shape) +
                         " dtype=" + std::string(name(dtype)) + " seed=" + std::to_string(trial));
     c.variant = std::string(variant.name);
     c.backend = backend;
@@ -30,7 +21,7 @@ KernelBenchResult kernelbench_check(const Variant& variant, DType dtype, Backend
     std::vector<TensorView> inputs;
     for (int t = 0; t < c.op->tensor_count; ++t)
       if (!c.op->tensors()[t].output) inputs.push_back(images[t].view());
-    const Expectations want = reference_for(c, inputs);
+    const Expectations want = c.op->reference(c, inputs);
     try {
       execute(backend, variant, c, images);
     } catch (const std::exception& e) {

@@ -14,7 +14,7 @@ Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int
   Kill kill;
   const auto start = std::chrono::steady_clock::now();
   for (const auto& p : all_properties()) {
-    if (p.op != mutant.op) continue;
+    if (p.op->name != mutant.op) continue;
     std::map<std::string, Context::Tally> tally;
     const Context ctx{backend, std::string(mutant.name), std::nullopt, &tally};
     rc::detail::TestParams params;
@@ -22,7 +22,7 @@ Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int
     params.maxSuccess = cases_per_property;
     rc::detail::TestMetadata metadata;
     metadata.id = std::string(p.name);
-    const auto result = rc::detail::checkProperty(rc::detail::toProperty([&p, ctx] { p.body(ctx); }), metadata, params);
+    const auto result = rc::detail::checkProperty(rc::detail::toProperty([&p, ctx] { p.run(ctx); }), metadata, params);
     for (const auto& [name, t] : tally) kill.cases += t.cases;
     if (!result.template is<rc::detail::SuccessResult>()) {
       kill.killed = true;

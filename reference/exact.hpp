@@ -10,9 +10,6 @@
 #include <cstdint>
 #include <span>
 
-#include "core/tensor_view.hpp"
-#include "reference/expectation.hpp"
-
 namespace kverify {
 
 double exact_sum(std::span<const double> terms);
@@ -21,9 +18,5 @@ double exact_dot(std::span<const double> a, std::span<const double> b);
 // A float64 sum is certified when its worst-case rounding error, (n-1) * 2^-53 * sum|x|, is below
 // 2^-8 of an f32 ulp of the result: then the metrics in f32/f16/bf16 ulps are right to 1/256 ulp.
 bool certified_f64_sum(double sum, double magnitude, std::int64_t terms);
-
-// Softmax and GELU in 166-bit MPFR arithmetic (exp, tanh correctly rounded at that precision),
-// rounded to f64 at the end: to test the float64 references against.
-Expectations softmax_reference_exact(const TensorView& x);
 
 }  // namespace kverify

@@ -15,41 +15,6 @@
 
 namespace kverify {
 
-std::vector<std::string> check_catalogue_lines(const std::string& op) {
-  std::vector<std::string> lines;
-  const auto add = [&](const std::string& rest) { lines.push_back("op=" + op + " " + rest); };
-  for (const char* dtype_name : {"f32", "f16", "bf16"}) {
-    const std::string d = std::string("dtype=") + dtype_name + " ";
-    if (op == "matmul_relu") {
-      for (const char* shape : {"1x1x1", "1x1x300", "3x130x2", "33x17x31", "64x64x64", "65x65x65", "100x37x53"}) {
-        add(d + "shape=" + shape);
-        add(d + "shape=" + shape + " values=int:3 seed=5");
-      }
-      add(d + "shape=40x24x56 a.strides=1,40 b.strides=1,56 c.strides=30,1 a.offset=3 c.offset=7");
-      add(d + "shape=31x29x45 values=uniform:4 seed=8");
-      continue;
-    }
-    // Tail widths around warp and block sizes, primes, and wide rows (fewer rows when wide).
-    for (int w : {1, 2, 3, 31, 32, 33, 127, 128, 129, 255, 256, 257, 1000, 1021, 1025, 4097, 65537}) {
-      const std::string shape = "shape=" + std::to_string(w >= 4097 ? 2 : 5) + "x" + std::to_string(w);
-      add(d + shape);
-      add(d + shape + " values=negative:30 seed=1 schedule=3");
-    }
-    add(d + "shape=7x300 x.strides=320,1 y.strides=301,1 x.offset=3 y.offset=1");
-    add(d + "shape=33x65 x.strides=1,33 y.strides=1,33");  // column-major on both sides
-    add(d + "shape=9x40 x.strides=80,2 values=uniform:30 seed=4");
-    add(d + "shape=4x100 values=int:5 seed=2 schedule=11");
-    add(d + "shape=3x64 values=normal:1e3 seed=9");
-    if (op == "softmax") {
-      add(d + "shape=3x64 values=const:-200");  // exp(x - 0) would underflow: catches 0 padding
-      add(d + "shape=8x40 values=special");     // the out-of-domain rules
-    }
-    if (op == "gelu_tanh") add(d + "shape=2x64 values=const:11");
-    if (op == "row_sum") add(d + "shape=1x10 values=ramp");  // the seed's [1..10] in tiles: exactly 55
-  }
-  return lines;
-}
-
 int run_properties(const CheckOptions& options, Backend backend, CheckReport& report);
 
 namespace {
@@ -62,7 +27,7 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
   for (const auto& variant : all_variants()) {
     if (options.op && variant.op != *options.op) continue;
     if (options.variant ? variant.name != *options.variant : variant.mutant) continue;
-    const auto lines = check_catalogue_lines(std::string(variant.op));
+    const auto lines = boundary_case_lines(*find_op(variant.op));
     int done = 0;
     for (const auto& line : lines) {
       Case c = parse_case(line);

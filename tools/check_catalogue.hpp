@@ -36,8 +36,6 @@ struct CheckOptions {
   int skip_cases = 0;
 };
 
-std::vector<std::string> check_catalogue_lines(const std::string& op);
-
 // Prints progress and a summary table; returns the exit code (0, 1 or 3).
 int run_check_catalogue(const CheckOptions& options);
 

@@ -311,7 +311,7 @@ int run_check_isolated(const CheckOptions& options) {
     for (const Variant* v : variants) {
       int parts = 1;  // part 0: the boundary Cases; part i: the i-th property of the op
       for (const auto& p : properties::all_properties())
-        if (p.op == v->op && (!options.property || p.name == *options.property)) ++parts;
+        if (p.op->name == v->op && (!options.property || p.name == *options.property)) ++parts;
       int first_part = 0, skip_cases = 0;
       while (first_part < parts) {
         std::vector<std::string> argv;
@@ -372,7 +372,7 @@ int run_check_isolated(const CheckOptions& options) {
         const std::string how = how_it_ended(status, t);
         std::string part_name = "the boundary Cases";
         for (int k = 0; const auto& p : properties::all_properties())
-          if (p.op == v->op && (!options.property || p.name == *options.property) && ++k == t.part) part_name = std::string(p.name);
+          if (p.op->name == v->op && (!options.property || p.name == *options.property) && ++k == t.part) part_name = std::string(p.name);
         const std::string running = t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
         report.failures.push_back({std::string(name(backend)), "device fault",
                                    "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " + std::string(name(backend)) +

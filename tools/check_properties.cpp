@@ -28,7 +28,7 @@ Outcome check_one(const properties::Property& p, const properties::Context& ctx,
   rc::detail::TestMetadata metadata;
   metadata.id = std::string(p.name);
   metadata.description = std::string(p.name);
-  const auto result = rc::detail::checkProperty(rc::detail::toProperty([&p, ctx] { p.body(ctx); }), metadata, params);
+  const auto result = rc::detail::checkProperty(rc::detail::toProperty([&p, ctx] { p.run(ctx); }), metadata, params);
   Outcome out;
   if (result.template is<rc::detail::SuccessResult>()) {
     out.cases = result.template get<rc::detail::SuccessResult>().numSuccess;
@@ -47,7 +47,7 @@ Outcome check_one(const properties::Property& p, const properties::Context& ctx,
 int run_properties(const CheckOptions& options, Backend backend, CheckReport& report) {
   std::vector<const properties::Property*> selected;
   for (const auto& p : properties::all_properties())
-    if ((!options.op || p.op == *options.op) && (!options.property || p.name == *options.property)) selected.push_back(&p);
+    if ((!options.op || p.op->name == *options.op) && (!options.property || p.name == *options.property)) selected.push_back(&p);
   if (selected.empty()) return 0;
 
   int failed = 0;

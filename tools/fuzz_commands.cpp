@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/op.hpp"
+#include "core/case.hpp"
 #include "fuzz/target_names.hpp"
 #include "kernels/registry.hpp"
 
@@ -65,7 +65,7 @@ fs::path binary_of(std::string_view target) { return fuzz_build() / "fuzz" / ("f
 
 std::string target_list() {
   std::string s;
-  for (const auto& t : fuzz::kTargetNames) s += (s.empty() ? "" : ", ") + std::string(t.name);
+  for (const auto& t : fuzz::target_names()) s += (s.empty() ? "" : ", ") + std::string(t.name);
   return s;
 }
 
@@ -264,7 +264,7 @@ FuzzArgs parse_fuzz_args(std::span<const std::string_view> args) {
   if (a.target.empty()) throw InputError("no target given (accepted: " + target_list() + ")");
   if (a.variant) {
     const fuzz::TargetName& t = target_named(a.target);
-    const OpInfo* op = find_op(a.target);
+    const OpSpec* op = find_op(a.target);
     if (!op && t.production) throw InputError("target " + a.target + " has no variants (--variant is for the op targets)");
     if (op) {
       std::string known;

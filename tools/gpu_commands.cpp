@@ -22,10 +22,10 @@
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/run_case.hpp"
+#include "pipeline/sampled_check.hpp"
 #include "reference/compare.hpp"
 #include "reference/metrics.hpp"
 #include "reference/expectation.hpp"
-#include "reference/op_checks.hpp"
 #include "reference/tolerance.hpp"
 #include "tools/check_catalogue.hpp"
 #include "tools/fault_report.hpp"
@@ -64,57 +64,6 @@ Backend backend_option(const std::string& b) {
 
 // ---- huge ----
 
-struct SampledCheck {
-  ErrorStats stats;
-  std::vector<Mismatch> mismatches;
-};
-
-// The reference on the sampled rows: each row is a Case of one row, on views into the big images.
-SampledCheck check_sampled_rows(const Case& c, const std::vector<GuardedImage>& images, const std::vector<std::int64_t>& rows) {
-  SampledCheck out;
-  const int n = c.op->tensor_count;
-  const TensorRole& out_role = c.op->tensors()[n - 1];
-  const std::int64_t out_rows = c.layout(n - 1).rows;
-  for (const std::int64_t r : rows) {
-    Case one = c;
-    one.shape[static_cast<std::size_t>(out_role.rows_dim)] = 1;
-    std::vector<TensorView> views;
-    for (int t = 0; t < n; ++t) {
-      const Layout2D l = c.layout(t);
-      TensorView v = images[t].view();
-      if (l.rows == out_rows && c.op->tensors()[t].rows_dim == out_role.rows_dim) {  // a tensor with the output's rows
-        v.base = v.base + static_cast<std::size_t>(l.index(r, 0)) * size_of(c.dtype);
-        v.layout = Layout2D{1, l.cols, l.row_stride, l.col_stride, 0};
-      }
-      one.placement[static_cast<std::size_t>(t)] = Placement{std::pair{v.layout.row_stride, v.layout.col_stride}, v.layout.offset};
-      views.push_back(v);
-    }
-    std::vector<TensorView> inputs;
-    for (int t = 0; t < n; ++t)
-      if (!c.op->tensors()[t].output) inputs.push_back(views[t]);
-    const Expectations want = reference_for(one, inputs);
-    const auto tol = tolerance_for(one);
-    Comparison cmp = compare_output(views[n - 1], images[n - 1].name(), want, *tol, c.op->name == "softmax");
-    ErrorStats& s = out.stats;
-    s.checked += cmp.stats.checked;
-    s.failed += cmp.stats.failed;
-    s.failed_rows += cmp.stats.failed > 0;
-    s.max_abs = std::max(s.max_abs, cmp.stats.max_abs);
-    if (cmp.stats.max_ulp > s.max_ulp) {
-      s.max_ulp = cmp.stats.max_ulp;
-      s.worst_row = r;
-      s.worst_col = cmp.stats.worst_col;
-    }
-    s.worst_margin = std::max(s.worst_margin, cmp.stats.worst_margin);
-    for (auto m : cmp.first_mismatches)
-      if (out.mismatches.size() < 4) {
-        m.row = r;
-        out.mismatches.push_back(m);
-      }
-  }
-  return out;
-}
-
 int run_huge_case(const Case& base, Backend backend, const std::optional<std::string>& only, bool plan_only, int& ran) {
   Case c = base;
   c.backend = backend;
@@ -127,7 +76,7 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
     if (!unsupported(v, probe, backend)) variants.push_back(&v);
   }
   const MemoryNeed need = memory_need(c);
-  const auto rows = sampled_rows(c, 10, c.seed + 17);
+  const auto rows = sampled_rows(c, SampleOptions{0, 10, c.seed + 17});
   std::int64_t elements = 0, footprint = 0;  // of the largest tensor
   for (int t = 0; t < c.op->tensor_count; ++t) {
     elements = std::max(elements, c.layout(t).elements());
@@ -182,7 +131,7 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
     const double kernel_seconds = seconds_since(t1);
     std::string lost;
     const bool context_lost = !launched && device_context_lost(backend, &lost);
-    SampledCheck sampled;
+    Verdict sampled;
     if (launched) {
       for (int t = 0; t < c.op->tensor_count; ++t) {
         std::size_t total = 0;
@@ -208,10 +157,11 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
       if (unwritten > 0)
         problems.push_back("[unwritten] " + y.name() + ": " + std::to_string(unwritten.load()) +
                            " elements kept the NaN poison (first in row " + std::to_string(first_unwritten.load()) + ")");
-      sampled = check_sampled_rows(c, images, rows);
+      check_sampled_rows(c, rows, images, y, *c.op->tolerance(c), hardware_threads(), sampled);
+      for (const auto& g : sampled.guards) problems.push_back("[" + g.guard + "] " + g.tensor + ": " + g.detail);
       if (sampled.stats.failed > 0) {
         problems.push_back("[tolerance] " + std::to_string(sampled.stats.failed) + " element(s) of the sampled rows outside tolerance");
-        for (const auto& m : sampled.mismatches) {
+        for (const auto& m : sampled.first_mismatches) {
           char line[200];
           std::snprintf(line, sizeof line, "  (%lld,%lld): got %.9g, expected %.9g (%s where %s expected)", static_cast<long long>(m.row),
                         static_cast<long long>(m.col), m.got, m.expected, m.got_class.c_str(), m.expected_class.c_str());
@@ -269,7 +219,7 @@ int huge_command(Args args) {
     }
     else if (a == "--op") {
       op = value_of(args, i, a);
-      if (!find_op(*op)) throw InputError("option --op " + *op + ": unknown op (accepted: softmax, gelu_tanh, row_sum, matmul_relu)");
+      if (!find_op(*op)) throw InputError("option --op " + *op + ": unknown op (accepted: " + op_names() + ")");
     } else if (a == "--variant") {
       variant = value_of(args, i, a);
       bool known = false;
@@ -331,7 +281,7 @@ std::vector<double> outputs_on(const Case& c, const Variant& v, Backend backend,
   return out;
 }
 
-std::vector<std::string> random_lines(const std::string& op, const std::string& dtype, int n, std::uint64_t seed) {
+std::vector<std::string> random_lines(const OpSpec& op, const std::string& dtype, int n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const auto pick = [&](auto const& list) { return list[rng() % list.size()]; };
   const std::vector<int> cols = {1, 2, 7, 31, 32, 33, 100, 255, 257, 1000, 1025, 2049, 4097, 20000};
@@ -339,9 +289,9 @@ std::vector<std::string> random_lines(const std::string& op, const std::string& 
   const std::vector<std::string> recipes = {"normal", "normal:1e3", "uniform:30", "int:3", "negative:30", "uniform:1"};
   std::vector<std::string> lines;
   for (int i = 0; i < n; ++i) {
-    std::string shape = op == "matmul_relu" ? std::to_string(pick(dims)) + "x" + std::to_string(pick(dims)) + "x" + std::to_string(pick(dims))
-                                            : std::to_string(1 + rng() % 12) + "x" + std::to_string(pick(cols));
-    lines.push_back("op=" + op + " dtype=" + dtype + " shape=" + shape + " values=" + pick(recipes) + " seed=" + std::to_string(rng() % 100000));
+    std::string shape = op.shape_rank == 3 ? std::to_string(pick(dims)) + "x" + std::to_string(pick(dims)) + "x" + std::to_string(pick(dims))
+                                           : std::to_string(1 + rng() % 12) + "x" + std::to_string(pick(cols));
+    lines.push_back("op=" + std::string(op.name) + " dtype=" + dtype + " shape=" + shape + " values=" + pick(recipes) + " seed=" + std::to_string(rng() % 100000));
   }
   return lines;
 }
@@ -358,7 +308,7 @@ int agree_command(Args args) {
     const std::string_view a = args[i];
     if (a == "--op") {
       op = value_of(args, i, a);
-      if (!find_op(*op)) throw InputError("option --op " + *op + ": unknown op (accepted: softmax, gelu_tanh, row_sum, matmul_relu)");
+      if (!find_op(*op)) throw InputError("option --op " + *op + ": unknown op (accepted: " + op_names() + ")");
     } else if (a == "--dtype") {
       const std::string d = value_of(args, i, a);
       const auto parsed = parse_dtype(d);
@@ -396,15 +346,15 @@ int agree_command(Args args) {
   std::map<std::string, AgreeRow> rows;
   std::vector<std::string> failures;
   long cases = 0;
-  for (const auto& info : kOps) {
-    const std::string op_name(info.name);
+  for (const OpSpec* info : all_ops()) {
+    const std::string op_name(info->name);
     if (op && op_name != *op) continue;
     for (const char* dt : {"f32", "f16", "bf16"}) {
       if (dtype && name(*dtype) != dt) continue;
       std::vector<std::string> lines;
-      for (const auto& l : check_catalogue_lines(op_name))
+      for (const auto& l : boundary_case_lines(*info))
         if (l.find(std::string("dtype=") + dt + " ") != std::string::npos) lines.push_back(l);
-      for (const auto& l : random_lines(op_name, dt, budget, seed ^ std::hash<std::string>{}(op_name + dt))) lines.push_back(l);
+      for (const auto& l : random_lines(*info, dt, budget, seed ^ std::hash<std::string>{}(op_name + dt))) lines.push_back(l);
       AgreeRow& row = rows[op_name + " " + dt];
       row.op = op_name;
       row.dtype = dt;
@@ -433,8 +383,8 @@ int agree_command(Args args) {
           std::vector<TensorView> inputs;
           for (int t = 0; t < c.op->tensor_count; ++t)
             if (!c.op->tensors()[t].output) inputs.push_back(emu_images[t].view());
-          const Expectations want = reference_for(c, inputs);
-          const auto tol = tolerance_for(c);
+          const Expectations want = c.op->reference(c, inputs);
+          const auto tol = c.op->tolerance(c);
           const std::string pinned = c.to_text();
           for (std::size_t k = 0; k < e.size(); ++k) {
             ++row.elements;

@@ -4,11 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "core/dtype.hpp"
-#include "core/op.hpp"
+#include "core/case.hpp"
 #include "pipeline/guarded_image.hpp"
 
 #if KVERIFY_HAVE_CUDA
@@ -85,41 +84,11 @@ std::optional<std::string> memory_refusal(const Case& c, Backend backend) {
   return std::nullopt;
 }
 
-std::vector<std::int64_t> sampled_rows(const Case& c, int random_rows, std::uint64_t seed) {
-  const int out = c.op->tensor_count - 1;  // the output is the last tensor of every op
-  const std::int64_t rows = c.layout(out).rows;
-  std::vector<std::int64_t> picked = {0, 1, rows / 2, rows - 2, rows - 1};
-  // Rows holding element 2^31 and byte offset 2^32 of each tensor that has rows of the output's
-  // (the row-wise ops' x and y, matmul's a and c): where 32-bit offsets wrap.
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    const Layout2D l = c.layout(t);
-    if (l.rows != rows || l.row_stride <= 0) continue;
-    for (const std::int64_t slot : {std::int64_t{1} << 31, (std::int64_t{1} << 32) / static_cast<std::int64_t>(size_of(c.dtype))})
-      if (slot > l.offset) picked.push_back((slot - l.offset) / std::max(l.row_stride, std::int64_t{1}));
-  }
-  std::mt19937_64 rng(seed);
-  for (int i = 0; i < random_rows; ++i) picked.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(rows)));
-  std::vector<std::int64_t> result;
-  for (auto r : picked)
-    if (r >= 0 && r < rows) result.push_back(r);
-  std::sort(result.begin(), result.end());
-  result.erase(std::unique(result.begin(), result.end()), result.end());
-  return result;
-}
-
 std::vector<std::string> huge_case_lines() {
-  return {
-      // 2^31 + 65536 elements, 8 GiB per tensor: the wide-row softmax variants
-      "op=softmax dtype=f32 shape=65536x32769",
-      // 2^31 + 1024 elements in narrow rows: warp_per_row's 2^21 + 1 rows
-      "op=softmax dtype=bf16 shape=2097153x1024",
-      // 2^31 + 32768 elements, offsets past 4 GiB in bf16 (byte offset 2^32 = element 2^31)
-      "op=gelu_tanh dtype=bf16 shape=32768x65537",
-      "op=row_sum dtype=f32 shape=65535x32769",
-      "op=row_sum dtype=bf16 shape=2097153x1024",
-      // M*N = 2^31 + 4096 outputs, 8 GiB of C, small K
-      "op=matmul_relu dtype=f32 shape=524289x4096x8",
-  };
+  std::vector<std::string> lines;
+  for (const OpSpec* op : all_ops())
+    for (std::string_view line : op->huge_cases) lines.emplace_back(line);
+  return lines;
 }
 
 }  // namespace kverify

@@ -1,10 +1,8 @@
-// Planning for Cases with more than 2^31 elements (`kverify huge`, README "GPU-side verification"):
-// how much memory a Case needs on the host and on the device, how much there is, and which rows the
-// reference checks. A huge Case is checked completely for its guards (canaries and row gaps of every
-// buffer, every output element written, input bytes unchanged) and against the reference on
-// sampled rows, since a float64/MPFR reference of 2^31 elements would take the host minutes per
-// variant: the first two rows, the middle row, the rows holding element 2^31 and byte offset 2^32
-// of every tensor (where 32-bit index arithmetic breaks), the last two rows, and seeded random rows.
+// Planning for Cases with more than 2^31 elements (`kverify huge`): how much memory a Case needs on
+// the host and on the device, and how much there is. A huge Case is checked completely for its
+// guards (canaries and row gaps of every buffer, every output element written, input bytes
+// unchanged) and against the reference on sampled rows (pipeline/sampled_check.hpp), since a
+// float64/MPFR reference of 2^31 elements would take the host minutes per variant.
 #pragma once
 
 #include <cstdint>
@@ -29,9 +27,6 @@ std::optional<std::uint64_t> device_free_bytes();  // nullopt without a GPU
 
 // nullopt when the Case fits on `backend` here; else "needs X GiB of host|device memory, Y GiB free".
 std::optional<std::string> memory_refusal(const Case& c, Backend backend);
-
-// The rows of the output checked against the reference, sorted and unique (see above).
-std::vector<std::int64_t> sampled_rows(const Case& c, int random_rows, std::uint64_t seed);
 
 std::string gib(std::uint64_t bytes);  // "12.3 GiB"
 

@@ -153,7 +153,7 @@ int cmd_check(Args args) {
     } else if (arg == "--op") {
       const auto op = value(arg);
       if (!kverify::find_op(op))
-        throw kverify::InputError("option --op " + std::string(op) + ": unknown op (accepted: softmax, gelu_tanh, row_sum, matmul_relu)");
+        throw kverify::InputError("option --op " + std::string(op) + ": unknown op (accepted: " + kverify::op_names() + ")");
       options.op = std::string(op);
     } else if (arg == "--variant") {
       const auto v = value(arg);
@@ -232,10 +232,10 @@ int cmd_list(Args args) {
                 dtypes.c_str(), backends.c_str(), max_rows.c_str(), max_cols.c_str(),
                 std::string(v.strategy).c_str(), v.mutant ? " [mutant]" : "");
   }
-  for (const auto& op : kverify::kOps) {
+  for (const kverify::OpSpec* op : kverify::all_ops()) {
     bool any = false;
-    for (const auto& v : kverify::all_variants()) any = any || v.op == op.name;
-    if (!any) std::printf("%-12s (no variants registered yet)\n", std::string(op.name).c_str());
+    for (const auto& v : kverify::all_variants()) any = any || v.op == op->name;
+    if (!any) std::printf("%-12s (no variants registered yet)\n", std::string(op->name).c_str());
   }
   return kPass;
 }

@@ -33,14 +33,6 @@ namespace {
 
 constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
 
-// The widest row swept for a variant without a column limit (the softmax contract's 262144).
-constexpr std::int64_t kWidestRow = 262144;
-// matmul_relu's width is N = K with M = 2: its cost grows with N*K (on emu every tile is emulated
-// thread by thread: about 10 s per Case at N = K = 2049 here; on cuda the exact MPFR dot products
-// cost about 12 s per Case at N = K = 4097 on the H200's host), so its sweep stops earlier; the
-// property suites go wider.
-constexpr std::int64_t kMatmulWidestEmu = 1025, kMatmulWidestCuda = 2049;
-constexpr std::int64_t kMatmulRows = 2;
 constexpr std::uint64_t kSeed = 1;
 
 struct Options {
@@ -52,15 +44,11 @@ struct Options {
   std::string command;
 };
 
-// Value recipes per op: an ordinary one first, then the extreme ones that stress each policy
-// (large |x - max| for softmax, x near 11 and +-1e30 for GELU, cancellation for the sums).
-std::vector<std::string> recipes_for(std::string_view op, bool quick) {
-  std::vector<std::string> r;
-  if (op == "softmax") r = {"normal", "extreme", "normal:1000", "dominant", "nearties"};
-  else if (op == "gelu_tanh") r = {"normal", "extreme", "uniform:12"};
-  else if (op == "row_sum") r = {"normal", "halves", "nearties", "extreme"};
-  else r = {"normal", "halves", "nearties", "int"};  // nearties: roundings that all go one way
-  if (quick) r.resize(2);
+// Value recipes per op (OpSpec::report_recipes): an ordinary one first, then the extreme ones that
+// stress the op's policy.
+std::vector<std::string> recipes_for(const OpSpec& op, bool quick) {
+  std::vector<std::string> r(op.report_recipes.begin(), op.report_recipes.end());
+  if (quick && r.size() > 2) r.resize(2);
   return r;
 }
 
@@ -84,15 +72,10 @@ std::vector<std::int64_t> widths_for(std::int64_t widest, bool quick) {
   return w;
 }
 
-// Narrow rows are cheap: 8 rows fill warp_per_row's block of 8 warps; wide rows keep the sweep short.
-std::int64_t rows_for(std::int64_t width, bool quick) { return quick || width > 1024 ? 2 : 8; }
-
 Case make_case(const Variant& v, DType dtype, std::int64_t width, const std::string& recipe, Backend backend,
                bool quick) {
   std::string line = "op=" + std::string(v.op) + " variant=" + std::string(v.name) + " dtype=" + std::string(name(dtype)) +
-                     " shape=";
-  if (v.op == "matmul_relu") line += std::to_string(kMatmulRows) + "x" + std::to_string(width) + "x" + std::to_string(width);
-  else line += std::to_string(rows_for(width, quick)) + "x" + std::to_string(width);
+                     " shape=" + find_op(v.op)->report_shape(width, quick);
   line += " values=" + recipe + " seed=" + std::to_string(kSeed) + " backend=" + std::string(name(backend));
   return parse_case(line);
 }
@@ -121,7 +104,7 @@ ReportCell run_cell(const Variant& v, DType dtype, std::int64_t width, const Opt
   std::vector<double> abs, rel, ulp;
   double worst_key = -1, worst_ulp = -1, worst_share = -1;
   cell.pass = true;
-  for (const auto& recipe : recipes_for(v.op, o.quick)) {
+  for (const auto& recipe : recipes_for(*find_op(v.op), o.quick)) {
     const Case c = make_case(v, dtype, width, recipe, o.backend, o.quick);
     std::vector<ElementError> elements;
     const Verdict verdict = run_case(c, &elements);
@@ -252,14 +235,13 @@ int sweep(const Options& o) {
     std::int64_t width;
   };
   std::vector<Planned> plan;
-  for (const auto& op : kOps) {
-    if (!o.op.empty() && o.op != op.name) continue;
+  for (const OpSpec* op : all_ops()) {
+    if (!o.op.empty() && o.op != op->name) continue;
     for (const auto& v : all_variants()) {
       // Production variants; a mutant only when named (to see what a failing cell looks like).
-      if (v.op != op.name || (!o.variant.empty() && o.variant != v.name) || (v.mutant && o.variant != v.name)) continue;
+      if (v.op != op->name || (!o.variant.empty() && o.variant != v.name) || (v.mutant && o.variant != v.name)) continue;
       if (o.backend == Backend::emu ? !v.on_emu : !v.launch_cuda) continue;
-      const std::int64_t cap = v.op == "matmul_relu" ? (o.backend == Backend::emu ? kMatmulWidestEmu : kMatmulWidestCuda)
-                                                     : kWidestRow;
+      const std::int64_t cap = o.backend == Backend::emu ? op->report_widest_emu : op->report_widest_cuda;
       for (DType d : {DType::f32, DType::f16, DType::bf16}) {
         if (!v.supports(d) || (o.dtype && *o.dtype != d)) continue;
         for (auto w : widths_for(std::min(v.max_cols, cap), o.quick)) {
@@ -298,10 +280,10 @@ int sweep(const Options& o) {
   put(out_dir + "/report.json", report_json(report));
   put(out_dir + "/report.md", report_markdown(report));
   put(out_dir + "/report.html", report_html(report));
-  for (const auto& op : kOps)
+  for (const OpSpec* op : all_ops())
     for (const char* d : {"f32", "f16", "bf16"})
-      if (const auto svg = report_svg(report, std::string(op.name), d); !svg.empty())
-        put(out_dir + "/plots/" + std::string(op.name) + "_" + d + ".svg", svg);
+      if (const auto svg = report_svg(report, std::string(op->name), d); !svg.empty())
+        put(out_dir + "/plots/" + std::string(op->name) + "_" + d + ".svg", svg);
 
   std::printf("%zu cells, %d failed, %.0f s on %s (%s)\n", report.cells.size(), failed, report.seconds,
               report.backend.c_str(), report.device.c_str());
@@ -429,7 +411,7 @@ int report_command(std::span<const std::string_view> args) {
       else throw InputError("option --backend " + std::string(b) + ": accepted emu, cuda");
     } else if (arg == "--op") {
       const auto op = value();
-      if (!find_op(op)) throw InputError("option --op " + std::string(op) + ": unknown op (accepted: softmax, gelu_tanh, row_sum, matmul_relu)");
+      if (!find_op(op)) throw InputError("option --op " + std::string(op) + ": unknown op (accepted: " + op_names() + ")");
       o.op = std::string(op);
     } else if (arg == "--variant") {
       const auto v = value();

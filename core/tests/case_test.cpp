@@ -97,7 +97,8 @@ std::vector<Case> many_cases() {
   const std::uint64_t max64 = std::numeric_limits<std::uint64_t>::max();
   std::vector<Case> out;
   int n = 0;
-  for (const auto& op : kverify::kOps) {
+  for (const kverify::OpSpec* op_ptr : kverify::all_ops()) {
+    const kverify::OpSpec& op = *op_ptr;
     for (DType d : {DType::f32, DType::f16, DType::bf16}) {
       for (Backend b : {Backend::automatic, Backend::emu, Backend::cuda}) {
         for (const auto& recipe : kverify::kRecipes) {
@@ -292,7 +293,8 @@ TEST(ParseCaseErrors, UnknownKeyListsEveryKey) {
 
 TEST(ParseCaseErrors, MisplacedTensorNamesListTheOpsTensors) {
   // Each op rejects tensor names it does not have and lists the ones it does.
-  for (const auto& op : kverify::kOps) {
+  for (const kverify::OpSpec* op_ptr : kverify::all_ops()) {
+    const kverify::OpSpec& op = *op_ptr;
     const std::string line = std::string("op=") + std::string(op.name) + " shape=" +
                              (op.shape_rank == 3 ? "4x4x4" : "4x4") + " q.offset=1";
     const std::string msg = parse_error(line);

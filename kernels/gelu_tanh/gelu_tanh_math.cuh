@@ -1,6 +1,6 @@
 // GELU, tanh approximation, for one f32 value: the arithmetic every gelu_tanh variant shares.
 //
-// Contract (reference/gelu_tanh.hpp states it too; both sides are tested):
+// Contract (ops/gelu_tanh/gelu_tanh.hpp states it too; both sides are tested):
 //   y = 0.5 x (1 + tanh(u)),  u = sqrt(2/pi) (x + 0.044715 x^3)   (never erf)
 //   storage f32/f16/bf16, arithmetic in f32; elementwise.
 //   Every finite x gives a finite y (x = 11, x = 3.4e38 included); y has the sign of x:

@@ -45,6 +45,6 @@ const Variant kVariants[] = {
 };
 }  // namespace kernels::gelu_tanh
 
-std::span<const Variant> gelu_tanh_variants() { return kernels::gelu_tanh::kVariants; }
+std::span<const Variant> kernels::gelu_tanh::variants() { return kernels::gelu_tanh::kVariants; }
 
 }  // namespace kverify

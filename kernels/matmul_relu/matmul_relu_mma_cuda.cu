@@ -2,7 +2,7 @@
 // cuda only: mma.sync / ldmatrix / cp.async have no emu model (the registry says so and the
 // suites skip it on emu with that reason).
 //
-// Contract: as every matmul_relu variant (reference/matmul_relu.hpp): f32 accumulation of the
+// Contract: as every matmul_relu variant (ops/matmul_relu/matmul_relu.hpp): f32 accumulation of the
 // exactly-widened f16/bf16 inputs, ReLU once after the full K sum (NaN kept), one rounding to the
 // storage dtype, any M, N, K >= 1.
 // Layouts it takes (registry predicate in variants.cpp): A with unit column stride (k contiguous,

@@ -1,6 +1,6 @@
 // matmul_relu, register-blocked SIMT GEMM for f32 (FFMA only, no TF32): C = relu(A B).
 //
-// Contract: as matmul_relu_tiled_smem.cuh (reference/matmul_relu.hpp states it in full).
+// Contract: as matmul_relu_tiled_smem.cuh (ops/matmul_relu/matmul_relu.hpp states it in full).
 //
 // Tiling: a block of 256 threads (16 x 16) owns a 128 x 128 tile of C and walks K in tiles of 8.
 // Each thread keeps an 8 x 8 register tile: rows ty*4 + {0..3} and 64 + ty*4 + {0..3}, columns

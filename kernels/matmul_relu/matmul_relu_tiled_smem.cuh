@@ -1,6 +1,6 @@
 // matmul_relu, the classic shared-memory tiled SIMT GEMM: C = relu(A B).
 //
-// Contract (reference/matmul_relu.hpp states it in full; every matmul_relu variant implements it):
+// Contract (ops/matmul_relu/matmul_relu.hpp states it in full; every matmul_relu variant implements it):
 //   C[m][n] = relu(sum_k A[m][k] B[k][n]), ReLU applied once, after the full K sum (never per K
 //   tile). Arithmetic in f32 for every storage dtype: f32 storage uses IEEE fused multiply-add
 //   (fmaf, no TF32); f16/bf16 storage widens each input exactly to f32, accumulates in f32 and

@@ -68,6 +68,6 @@ const Variant kVariants[] = {
 };
 }  // namespace kernels::matmul_relu
 
-std::span<const Variant> matmul_relu_variants() { return kernels::matmul_relu::kVariants; }
+std::span<const Variant> kernels::matmul_relu::variants() { return kernels::matmul_relu::kVariants; }
 
 }  // namespace kverify

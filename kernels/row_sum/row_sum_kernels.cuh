@@ -1,5 +1,5 @@
 // row_sum kernels: y[r] = sum_c x[r][c], f32 accumulation for every storage dtype, the result
-// stored once in the storage dtype. Contract and tolerance: reference/row_sum.hpp.
+// stored once in the storage dtype. Contract and tolerance: ops/row_sum/row_sum.hpp.
 //
 //   warp_per_row   narrow rows: one warp per row, several rows per block, lanes stride the row,
 //                  a butterfly reduction

@@ -59,6 +59,6 @@ const Variant kVariants[] = {
 };
 }  // namespace kernels::row_sum
 
-std::span<const Variant> row_sum_variants() { return kernels::row_sum::kVariants; }
+std::span<const Variant> kernels::row_sum::variants() { return kernels::row_sum::kVariants; }
 
 }  // namespace kverify

@@ -2,7 +2,7 @@
 // max (padding -inf) and then the sum of exp(x - max) (padding 0), and each thread writes its
 // columns. Any width; the row is read three times from memory (the on-chip and streaming variants
 // come with the Production kernels issue). Input and output have independent row and column
-// strides. Out-of-domain rows (NaN, +inf, all -inf) come out NaN as reference/softmax.hpp states.
+// strides. Out-of-domain rows (NaN, +inf, all -inf) come out NaN as ops/softmax/softmax.hpp states.
 #pragma once
 
 #include "kernels/common/block_reduce.cuh"

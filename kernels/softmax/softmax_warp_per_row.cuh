@@ -1,7 +1,7 @@
 // softmax, narrow rows: one warp per row, several rows per block, the row held in registers
 // (kPerLane values per lane, lanes interleaved so loads are coalesced). Padding: -inf for the max
 // (a lane with no column must lose every max) and 0 for the sum. Rows up to 32 * kPerLane wide.
-// Out-of-domain rows come out NaN by IEEE arithmetic (reference/softmax.hpp).
+// Out-of-domain rows come out NaN by IEEE arithmetic (ops/softmax/softmax.hpp).
 #pragma once
 
 #include "kernels/common/block_reduce.cuh"

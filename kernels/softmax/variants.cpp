@@ -71,6 +71,6 @@ const Variant kVariants[] = {
 };
 }  // namespace kernels::softmax
 
-std::span<const Variant> softmax_variants() { return kernels::softmax::kVariants; }
+std::span<const Variant> kernels::softmax::variants() { return kernels::softmax::kVariants; }
 
 }  // namespace kverify

@@ -72,7 +72,7 @@ TEST(EveryVariant, OrdinaryAndTailCasesPassOnCuda) {
 
 void out_of_domain_rows(Backend backend) {
   int ran = 0;
-  for (const auto& variant : kverify::softmax_variants()) {
+  for (const auto& variant : kverify::kernels::softmax::variants()) {
     for (const char* dtype : {"f32", "f16", "bf16"}) {
       // values=special cycles rows through: one NaN, one +inf, all -inf, every third -inf.
       for (const char* shape : {"shape=8x40", "shape=8x3", "shape=8x1000"}) {
@@ -114,7 +114,7 @@ TEST(WideRows, SoftmaxOnlineAndRowSumSplitTake262144Columns) {
 // The seed's example: a row of 1..10 reduced in tiles (of 4 in the article) sums to exactly 55 on
 // every row_sum variant; integers make it exact mode, so the kernel's bits must be 55's.
 TEST(RowSumContract, OneToTenSumsToExactly55OnEveryVariant) {
-  for (const auto& variant : kverify::row_sum_variants())
+  for (const auto& variant : kverify::kernels::row_sum::variants())
     for (const char* dtype : {"f32", "f16", "bf16"}) {
       auto c = kverify::parse_case(std::string("op=row_sum shape=1x10 values=ramp backend=emu dtype=") + dtype);
       c.variant = std::string(variant.name);

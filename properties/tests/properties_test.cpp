@@ -28,11 +28,11 @@ class PropertyTest : public ::testing::Test {
     KV_REQUIRE_BACKEND(backend_);
     const kverify::properties::Context ctx{backend_, std::nullopt, std::nullopt, nullptr};
     const auto* p = property_;
-    rc::detail::checkGTest([p, ctx] { p->body(ctx); });
+    rc::detail::checkGTest([p, ctx] { p->run(ctx); });
     // Variants of the op that cannot run on this backend at all (cuda-only tensor-core kernels on
     // emu) took no Case: say so, with the registry's reason.
     for (const auto& v : kverify::all_variants())
-      if ((p->op.empty() || v.op == p->op) && !v.mutant && backend_ == kverify::Backend::emu && !v.on_emu) {
+      if (v.op == p->op->name && !v.mutant && backend_ == kverify::Backend::emu && !v.on_emu) {
         std::printf("skipped %s/%s on emu: %s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
                     std::string(v.emu_unsupported_reason).c_str());
         RecordProperty("skipped_" + std::string(v.name), std::string(v.emu_unsupported_reason));

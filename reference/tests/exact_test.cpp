@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "reference/exact.hpp"
-#include "reference/matmul_relu.hpp"
+#include "ops/matmul_relu/matmul_relu.hpp"
 #include "reference/metrics.hpp"
-#include "reference/row_sum.hpp"
-#include "reference/softmax.hpp"
+#include "ops/row_sum/row_sum.hpp"
+#include "ops/softmax/softmax.hpp"
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "reference/exact.hpp"
-#include "reference/gelu_tanh.hpp"
-#include "reference/matmul_relu.hpp"
-#include "reference/row_sum.hpp"
-#include "reference/softmax.hpp"
+#include "ops/gelu_tanh/gelu_tanh.hpp"
+#include "ops/matmul_relu/matmul_relu.hpp"
+#include "ops/row_sum/row_sum.hpp"
+#include "ops/softmax/softmax.hpp"
 
 namespace {
 

@@ -1,4 +1,6 @@
-// float64 reference and tolerance policy for matmul_relu: C = relu(A B).
+// matmul_relu, C = relu(A B): the op's contract, reference, tolerance policy and eager baseline
+// (reference.cpp), its Cases, value domain and bench plan (spec.cpp), its properties
+// (properties.cpp).
 //
 // Contract (every matmul_relu variant implements it the same way):
 //   A is M x K, B is K x N, C is M x N, each with its own row and column strides and offset (row-major,
@@ -35,18 +37,27 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/dtype.hpp"
 #include "core/tensor_view.hpp"
 #include "reference/expectation.hpp"
+#include "ops/op_spec.hpp"
 #include "reference/tolerance.hpp"
 
 namespace kverify {
 
 Expectations matmul_relu_reference(const TensorView& a, const TensorView& b);
 std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k);
+// The eager composition in the storage precision (reference/baseline.hpp): an f32 fma chain over
+// K, the sum stored in the storage dtype, then the ReLU.
+std::vector<double> matmul_relu_eager(const TensorView& a, const TensorView& b, DType storage);
 
 // The contract's ReLU on the f64 reference value: NaN stays NaN, v <= 0 gives +0.
 inline double relu_keep_nan(double v) { return v > 0 ? v : (v != v ? v : 0.0); }
+
+namespace ops::matmul_relu {
+extern const OpSpec spec;  // spec.cpp
+}
 
 }  // namespace kverify

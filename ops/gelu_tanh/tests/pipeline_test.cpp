@@ -26,7 +26,7 @@ using kverify::Variant;
 
 std::vector<const Variant*> gelu_variants() {
   std::vector<const Variant*> out;
-  for (const auto& v : kverify::gelu_tanh_variants())
+  for (const auto& v : kverify::kernels::gelu_tanh::variants())
     if (!v.mutant) out.push_back(&v);
   return out;
 }

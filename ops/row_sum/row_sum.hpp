@@ -1,4 +1,5 @@
-// float64 reference and tolerance policy for row_sum.
+// row_sum: the op's contract, reference, tolerance policy and eager baseline (reference.cpp), its
+// Cases, value domain and bench plan (spec.cpp), its properties (properties.cpp).
 //
 // Contract: y[r] = sum over c of x[r][c], for a rank-2 strided x; accumulation in f32 for every
 // storage dtype, the result stored once in the storage dtype (y is R x 1, its own row stride).
@@ -10,10 +11,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/dtype.hpp"
 #include "core/tensor_view.hpp"
 #include "reference/expectation.hpp"
+#include "ops/op_spec.hpp"
 #include "reference/tolerance.hpp"
 
 namespace kverify {
@@ -21,5 +24,11 @@ namespace kverify {
 // `out` is the storage dtype of y (exact-mode expectations are rounded to it).
 Expectations row_sum_reference(const TensorView& x, DType out);
 std::unique_ptr<Tolerance> row_sum_tolerance(DType dtype, std::int64_t row_length);
+// The eager composition in the storage precision (reference/baseline.hpp): an f32 sum, stored once.
+std::vector<double> row_sum_eager(const TensorView& x, DType storage);
+
+namespace ops::row_sum {
+extern const OpSpec spec;  // spec.cpp
+}
 
 }  // namespace kverify

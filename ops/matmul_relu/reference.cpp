@@ -1,13 +1,13 @@
-#include "reference/matmul_relu.hpp"
-
-#include "reference/exact.hpp"
-
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "ops/matmul_relu/matmul_relu.hpp"
+#include "reference/baseline.hpp"
+#include "reference/exact.hpp"
 
 namespace kverify {
 namespace {
@@ -48,7 +48,7 @@ double gamma_f32(std::int64_t n) {
 // Then the output rounding to f16/bf16 adds at most half an ulp of that dtype at the f32 result,
 // which can sit one binade above |expected|: we allow one ulp of the output dtype at
 // |expected| + the f32 bound.
-// Exact mode (reference/matmul_relu.hpp: integer inputs with sum|ab| <= 2^24) never reaches this
+// Exact mode (matmul_relu.hpp: integer inputs with sum|ab| <= 2^24) never reaches this
 // bound: those elements are Kind::exact and must match bitwise.
 class MatmulReluTolerance final : public Tolerance {
  public:
@@ -147,6 +147,19 @@ Expectations matmul_relu_reference(const TensorView& a, const TensorView& b) {
 
 std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k) {
   return std::make_unique<MatmulReluTolerance>(dtype, k);
+}
+
+std::vector<double> matmul_relu_eager(const TensorView& a, const TensorView& b, DType storage) {
+  const StorageRounding q{storage};
+  std::vector<double> y;
+  for (std::int64_t m = 0; m < a.rows(); ++m)
+    for (std::int64_t n = 0; n < b.cols(); ++n) {
+      float acc = 0;
+      for (std::int64_t k = 0; k < a.cols(); ++k)
+        acc = std::fma(static_cast<float>(a.at(m, k)), static_cast<float>(b.at(k, n)), acc);
+      y.push_back(relu_keep_nan(q(acc)));
+    }
+  return y;
 }
 
 }  // namespace kverify

@@ -1,4 +1,5 @@
-// float64 reference and tolerance policy for gelu_tanh.
+// gelu_tanh: the op's contract, reference, tolerance policy and eager baseline (reference.cpp), its
+// Cases, value domain and bench plan (spec.cpp), its properties (properties.cpp).
 //
 // Contract (every gelu_tanh variant implements it the same way; kernels/gelu_tanh/gelu_tanh_math.cuh):
 //   elementwise y = 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3): the tanh approximation,
@@ -16,10 +17,12 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "core/dtype.hpp"
 #include "core/tensor_view.hpp"
 #include "reference/expectation.hpp"
+#include "ops/op_spec.hpp"
 #include "reference/tolerance.hpp"
 
 namespace kverify {
@@ -29,5 +32,14 @@ Expected gelu_tanh_expected(double x);
 
 Expectations gelu_tanh_reference(const TensorView& x);
 std::unique_ptr<Tolerance> gelu_tanh_tolerance(DType dtype);
+// The eager composition in the storage precision (reference/baseline.hpp), row-major: the tanh
+// formula op by op, each intermediate rounded to the storage dtype (the reference evaluates the
+// same function in a form that does not cancel, so the two cannot be one routine: in f64 the
+// composed 1 + tanh(u) loses every digit of the negative tail).
+std::vector<double> gelu_tanh_eager(const TensorView& x, DType storage);
+
+namespace ops::gelu_tanh {
+extern const OpSpec spec;  // spec.cpp
+}
 
 }  // namespace kverify

@@ -20,7 +20,7 @@
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
-#include "reference/matmul_relu.hpp"
+#include "ops/matmul_relu/matmul_relu.hpp"
 
 namespace {
 

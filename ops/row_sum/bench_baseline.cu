@@ -1,4 +1,4 @@
-// CUB's segmented reduction as the row_sum baseline: one segment per row, f32 accumulation for
+// row_sum's bench baseline: CUB's segmented reduction, one segment per row, f32 accumulation for
 // every storage dtype (the input read through a converting iterator), f32 results.
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -8,8 +8,10 @@
 #include "kernels/common/backend_launch.hpp"  // with_storage_type, kv::to_f32 / from_f32
 #include "runtime/cuda/check.hpp"
 
-namespace kverify::bench {
+namespace kverify::ops::row_sum {
 namespace {
+
+using namespace kverify::bench;
 
 template <typename T>
 struct ToF32 {
@@ -27,7 +29,11 @@ struct CubState {
 
 }  // namespace
 
-Baseline cub_row_sum(DType d, std::int64_t rows, std::int64_t cols, const void* x, void* stream) {
+Baseline device_baseline(const BaselineInputs& input) {
+  const DType d = input.dtype;
+  const std::int64_t rows = input.shape[0], cols = input.shape[1];
+  const void* x = input.inputs[0];
+  void* stream = input.stream;
   Baseline b{"CUB segmented sum", "cub::DeviceSegmentedReduce::Sum, f32 accumulation, f32 output", {}, nullptr};
   auto s = static_cast<cudaStream_t>(stream);
   with_storage_type(d, [&]<typename T>() {
@@ -48,4 +54,4 @@ Baseline cub_row_sum(DType d, std::int64_t rows, std::int64_t cols, const void* 
   return b;
 }
 
-}  // namespace kverify::bench
+}  // namespace kverify::ops::row_sum

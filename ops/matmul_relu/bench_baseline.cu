@@ -1,4 +1,4 @@
-// cuBLASLt with its ReLU epilogue as the matmul_relu baseline. Row-major C = relu(A B) is the
+// matmul_relu's bench baseline: cuBLASLt with its ReLU epilogue. Row-major C = relu(A B) is the
 // column-major C^T = relu(B^T A^T): cuBLASLt gets m = N, n = M, k = K with B as its first operand.
 // f32 with CUBLAS_COMPUTE_32F (IEEE FFMA, no TF32), f16/bf16 with f32 accumulation and scale.
 #include <cublasLt.h>
@@ -8,8 +8,10 @@
 #include "bench/device.hpp"
 #include "runtime/cuda/check.hpp"
 
-namespace kverify::bench {
+namespace kverify::ops::matmul_relu {
 namespace {
+
+using namespace kverify::bench;
 
 void lt_check(cublasStatus_t st, const char* what) {
   if (st != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: cublasStatus " + std::to_string(static_cast<int>(st)));
@@ -21,7 +23,7 @@ struct LtState {
   cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;
   cublasLtMatmulPreference_t pref = nullptr;
   cublasLtMatmulHeuristicResult_t algo{};
-  std::unique_ptr<DeviceMemory> workspace;
+  std::unique_ptr<DeviceMemory> workspace, out;
   float alpha = 1, beta = 0;
   ~LtState() {
     if (pref) cublasLtMatmulPreferenceDestroy(pref);
@@ -35,10 +37,16 @@ struct LtState {
 
 }  // namespace
 
-Baseline cublaslt_matmul_relu(DType d, std::int64_t m, std::int64_t n, std::int64_t k, const void* a, const void* b,
-                              void* c, void* stream) {
+Baseline device_baseline(const BaselineInputs& input) {
+  const DType d = input.dtype;
+  const std::int64_t m = input.shape[0], n = input.shape[1], k = input.shape[2];
+  const void* a = input.inputs[0];
+  const void* b = input.inputs[1];
+  void* stream = input.stream;
   const cudaDataType_t type = d == DType::f32 ? CUDA_R_32F : d == DType::f16 ? CUDA_R_16F : CUDA_R_16BF;
   auto st = std::make_shared<LtState>();
+  st->out = std::make_unique<DeviceMemory>(static_cast<std::size_t>(m * n) * size_of(d));
+  void* c = st->out->data;
   lt_check(cublasLtCreate(&st->handle), "cublasLtCreate");
   lt_check(cublasLtMatmulDescCreate(&st->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
   const cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_RELU;
@@ -68,4 +76,4 @@ Baseline cublaslt_matmul_relu(DType d, std::int64_t m, std::int64_t n, std::int6
   return base;
 }
 
-}  // namespace kverify::bench
+}  // namespace kverify::ops::matmul_relu

@@ -4,9 +4,9 @@
 #include <limits>
 #include <vector>
 
-#include "reference/softmax.hpp"
+#include "ops/softmax/softmax.hpp"
 #include "core/error.hpp"
-#include "reference/softmax.hpp"
+#include "ops/softmax/softmax.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "reference/matmul_relu.hpp"
+#include "ops/matmul_relu/matmul_relu.hpp"
 
 namespace {
 

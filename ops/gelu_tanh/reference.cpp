@@ -1,8 +1,9 @@
-#include "reference/gelu_tanh.hpp"
-
 #include <cmath>
 #include <limits>
 #include <sstream>
+
+#include "ops/gelu_tanh/gelu_tanh.hpp"
+#include "reference/baseline.hpp"
 
 namespace kverify {
 namespace {
@@ -21,7 +22,7 @@ constexpr double kEpsF32 = 0x1.0p-23;  // f32 unit roundoff is half of this
 // relative, the constants split into hi + lo parts too), and exp(hi + lo) = exp(hi) (1 + lo)
 // (|lo| <= 2^-53 |hi|: the dropped lo^2/2 is below 2^-100). What remains are ~5 f64 roundings
 // (exp within 1 ulp, the product, the sum, the division): y to ~1e-15 relative wherever y is a
-// normal double; reference/tests/gelu_tanh_reference_test.cpp checks that against the literal
+// normal double; ops/gelu_tanh/tests/reference_test.cpp checks that against the literal
 // formula evaluated with 1000 digits.
 
 struct DoubleDouble {
@@ -97,7 +98,7 @@ DoubleDouble exp_argument(double x) {
 // 1.9e-4 (1 - sigmoid(t)) relative: ~36 eps32 at x = 2 (bound ~4.3 eps32) and ~1560 eps32 at
 // x = -2 (bound ~15 eps32); the erf GELU differs by percents; tanh(u) as (e^2u - 1)/(e^2u + 1) is
 // NaN at x = 11; 1 + tanhf(u) keeps ~1e-5 relative at x = -3 and nothing at x = -6
-// (pipeline/tests/gelu_tanh_test.cpp runs each of them and fails it).
+// (ops/gelu_tanh/tests/pipeline_test.cpp runs each of them and fails it).
 class GeluTanhTolerance final : public Tolerance {
  public:
   explicit GeluTanhTolerance(DType dtype) : dtype_(dtype) {}
@@ -163,5 +164,19 @@ Expectations gelu_tanh_reference(const TensorView& x) {
 }
 
 std::unique_ptr<Tolerance> gelu_tanh_tolerance(DType dtype) { return std::make_unique<GeluTanhTolerance>(dtype); }
+
+std::vector<double> gelu_tanh_eager(const TensorView& x, DType storage) {
+  const StorageRounding q{storage};
+  std::vector<double> y;
+  const float k0 = 0.7978845608028654f, k1 = 0.044715f;
+  for (std::int64_t r = 0; r < x.rows(); ++r)
+    for (std::int64_t c = 0; c < x.cols(); ++c) {
+      const float v = static_cast<float>(x.at(r, c));
+      const float cube = q(q(v * v) * v);
+      const float inner = q(k0 * q(v + q(k1 * cube)));
+      y.push_back(q(q(0.5f * v) * q(1.0f + q(std::tanh(inner)))));
+    }
+  return y;
+}
 
 }  // namespace kverify

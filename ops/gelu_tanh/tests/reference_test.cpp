@@ -10,7 +10,7 @@
 #include <numbers>
 #include <vector>
 
-#include "reference/gelu_tanh.hpp"
+#include "ops/gelu_tanh/gelu_tanh.hpp"
 
 namespace {
 

@@ -1,0 +1,40 @@
+#include "ops/common.hpp"
+
+namespace kverify::ops {
+
+std::vector<std::string> rowwise_boundary_cases() {
+  std::vector<std::string> lines;
+  for (int w : {1, 2, 3, 31, 32, 33, 127, 128, 129, 255, 256, 257, 1000, 1021, 1025, 4097, 65537}) {
+    const std::string shape = "shape=" + std::to_string(w >= 4097 ? 2 : 5) + "x" + std::to_string(w);
+    lines.push_back(shape);
+    lines.push_back(shape + " values=negative:30 seed=1 schedule=3");
+  }
+  lines.push_back("shape=7x300 x.strides=320,1 y.strides=301,1 x.offset=3 y.offset=1");
+  lines.push_back("shape=33x65 x.strides=1,33 y.strides=1,33");  // column-major on both sides
+  lines.push_back("shape=9x40 x.strides=80,2 values=uniform:30 seed=4");
+  lines.push_back("shape=4x100 values=int:5 seed=2 schedule=11");
+  lines.push_back("shape=3x64 values=normal:1e3 seed=9");
+  return lines;
+}
+
+std::vector<ValueRecipe> common_in_domain_values(DType dtype) {
+  const double subnormal_exponent = dtype == DType::f16 ? -18 : -132;
+  return {{},  // normal:1 first: the shrink target
+          recipe("normal", 10),  recipe("normal", 1e-3), recipe("uniform", 4), recipe("int", 3),
+          recipe("negative", 5), recipe("ties", 4),      recipe("nearties", 1), recipe("zeros", 0),
+          recipe("subnormal", subnormal_exponent)};
+}
+
+void add_rowwise_in_domain_values(DType dtype, std::vector<ValueRecipe>& into) {
+  for (const ValueRecipe& r : {recipe("normal", 1e3), recipe("heavy", 1), recipe("const", 7), recipe("const", -300),
+                               recipe("uniform", 30)})
+    into.push_back(r);
+  if (dtype != DType::f16)  // f16 stops at 65504
+    for (const ValueRecipe& r : {recipe("extreme", 1), recipe("const", 1e30), recipe("const", -1e30)}) into.push_back(r);
+}
+
+std::string rowwise_report_shape(std::int64_t width, bool quick) {
+  return std::to_string(quick || width > 1024 ? 2 : 8) + "x" + std::to_string(width);
+}
+
+}  // namespace kverify::ops

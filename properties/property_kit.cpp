@@ -1,0 +1,86 @@
+#include "properties/property_kit.hpp"
+
+#include "pipeline/case_trace.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/guarded_image.hpp"
+#include "pipeline/run_case.hpp"
+
+namespace kverify::properties {
+
+std::vector<DType> dtypes_of(const Context& ctx) {
+  if (ctx.dtype) return {*ctx.dtype};
+  return {DType::f32, DType::f16, DType::bf16};
+}
+
+std::vector<const Variant*> variants_of(const Context& ctx, const OpSpec& op) {
+  std::vector<const Variant*> out;
+  for (const auto& v : all_variants())
+    if (v.op == op.name && !v.mutant && (!ctx.variant || *ctx.variant == v.name)) out.push_back(&v);
+  if (ctx.variant)  // a mutant, asked for by name (the mutation self-test)
+    for (const auto& v : all_variants())
+      if (v.op == op.name && v.mutant && *ctx.variant == v.name) out.push_back(&v);
+  return out;
+}
+
+bool pin(const Context& ctx, const Variant& v, Case& c) {
+  c.variant = std::string(v.name);
+  c.backend = ctx.backend;
+  if (ctx.backend != Backend::emu) c.schedule = 0;
+  return !unsupported(v, c, ctx.backend);
+}
+
+void count(const Context& ctx, const Variant& v, bool passed, double margin) {
+  if (!ctx.tally) return;
+  auto& t = (*ctx.tally)[std::string(v.name)];
+  ++t.cases;
+  t.passed += passed;
+  t.worst_margin = std::max(t.worst_margin, margin);
+}
+
+void expect_pass(const Context& ctx, const OpSpec& op, Case c) {
+  for (const Variant* v : variants_of(ctx, op)) {
+    if (!pin(ctx, *v, c)) continue;
+    const Verdict verdict = run_case(c);
+    if (verdict.outcome == Outcome::skipped) RC_FAIL("not run: " + verdict.reason);
+    count(ctx, *v, verdict.outcome == Outcome::pass, verdict.stats.worst_margin);
+    if (verdict.outcome != Outcome::pass) RC_FAIL(format(verdict));
+  }
+}
+
+void expect_no_guard(const Context& ctx, const OpSpec& op, Case c, std::string_view guard) {
+  for (const Variant* v : variants_of(ctx, op)) {
+    if (!pin(ctx, *v, c)) continue;
+    const Verdict verdict = run_case(c);
+    bool fired = false;
+    for (const auto& g : verdict.guards) fired = fired || g.guard == guard;
+    count(ctx, *v, !fired, verdict.stats.worst_margin);
+    if (fired) RC_FAIL(format(verdict));
+  }
+}
+
+std::vector<double> outputs_with(const Case& c, const Variant& v, const InputEdit& edit) {
+  trace_case(c);  // names the Case for `kverify check`'s fault isolation (pipeline/case_trace.hpp)
+  std::vector<GuardedImage> images = materialize(c);
+  GuardedImage& x = images[0];
+  for (std::int64_t r = 0; r < x.layout().rows; ++r)
+    for (std::int64_t col = 0; col < x.layout().cols; ++col)
+      store_from_f64(c.dtype, edit(r, col, x.view().at(r, col)), x.element(r, col));
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (c.op->tensors()[t].output) images[t].poison(Poison::nan, 1);
+  try {
+    execute(c.backend, v, c, images);
+  } catch (const std::exception& e) {
+    RC_FAIL(std::string("launch failed: ") + e.what() + "\n  reproduce: ./kverify run '" + c.to_text() + "'");
+  }
+  std::vector<double> out;
+  const GuardedImage& y = images[static_cast<std::size_t>(c.op->output_tensor())];
+  for (std::int64_t r = 0; r < y.layout().rows; ++r)
+    for (std::int64_t col = 0; col < y.layout().cols; ++col) out.push_back(y.view().at(r, col));
+  return out;
+}
+
+double keep_input(std::int64_t, std::int64_t, double stored) { return stored; }
+
+ValueRecipe recipe(const char* name, double param) { return {name, param, true}; }
+
+}  // namespace kverify::properties

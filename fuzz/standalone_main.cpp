@@ -55,14 +55,7 @@ int self_test(long runs) {
   for (const auto& name : target_names()) {
     const Target* t = find_target(name.name);
     if (!t || t->kind != Kind::op) continue;
-    DecodeOptions o;
-    o.op = t->op;
-    if (t->planted) {
-      for (const auto& v : planted_softmax_variants()) o.variants.push_back(&v);
-      o.allow_auto = false;
-    } else {
-      o.variants = fuzzable_variants(*t->op, Backend::emu);
-    }
+    const DecodeOptions o = decode_options(*t, RunOptions{});
     const auto check = [&](const std::vector<std::uint8_t>& bytes) -> bool {
       try {
         const Decoded d = decode_case(bytes.data(), bytes.size(), o);

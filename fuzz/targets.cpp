@@ -28,7 +28,8 @@ const std::vector<Target>& targets() {
     for (const OpSpec* op : all_ops()) t.push_back({op->name, Kind::op, op});
     t.push_back({"case_parser", Kind::case_parser});
     t.push_back({"cli", Kind::cli});
-    t.push_back({"softmax_planted", Kind::op, find_op("softmax"), true});
+    // softmax/warp_per_row with its tail lanes' max padded with 0 (kernels/softmax/mutants).
+    t.push_back({"softmax_planted", Kind::op, find_op("softmax"), "mutant_tail_zero_padding"});
     return t;
   }();
   return all;
@@ -48,12 +49,14 @@ std::string one_line(std::string_view text, std::size_t limit = 160) {
   return out;
 }
 
+}  // namespace
+
 DecodeOptions decode_options(const Target& t, const RunOptions& o) {
   DecodeOptions d;
   d.op = t.op;
   d.backend = o.backend;
-  if (t.planted) {
-    for (const auto& v : planted_softmax_variants()) d.variants.push_back(&v);
+  if (!t.planted.empty()) {
+    d.variants.push_back(find_variant(t.op->name, t.planted));
     d.allow_auto = false;
   } else {
     d.variants = fuzzable_variants(*t.op, o.backend);
@@ -62,14 +65,15 @@ DecodeOptions decode_options(const Target& t, const RunOptions& o) {
   return d;
 }
 
-// Runs a decoded (or parsed) Case: the registry's variants through run_case, the planted ones
-// through run_case_with. Every outcome other than PASS is a finding.
-InputResult run_op_case(const Target& t, const Case& c, const Variant* planted) {
+namespace {
+
+// Runs a decoded (or parsed) Case. Every outcome other than PASS is a finding.
+InputResult run_op_case(const Target& t, const Case& c) {
   InputResult r;
   r.case_line = c.to_text();
   Verdict v;
   try {
-    v = planted ? run_case_with(c, *planted) : run_case(c);
+    v = run_case(c);
   } catch (const InputError& e) {
     r.finding = true;
     r.summary = "REJECTED";
@@ -89,12 +93,6 @@ InputResult run_op_case(const Target& t, const Case& c, const Variant* planted) 
   if (v.outcome == Outcome::skipped)
     r.report = "a skipped Verdict while fuzzing " + std::string(t.name) + " (the backend must be present): " + r.report;
   return r;
-}
-
-const Variant* planted_named(std::string_view name) {
-  for (const auto& v : planted_softmax_variants())
-    if (v.name == name) return &v;
-  return nullptr;
 }
 
 InputResult run_parser_input(std::string_view text) {
@@ -162,7 +160,7 @@ const Variant* variant_for(const Target& t, std::string_view name, Backend backe
     known += (known.empty() ? "" : ", ") + std::string(v->name);
   }
   // A mutant of the op, named explicitly (./kverify mutants fuzzes each one): never fuzzed unasked.
-  if (!t.planted)
+  if (t.planted.empty())
     for (const auto& v : mutant_variants())
       if (v.op == t.op->name && v.name == name) {
         if (backend == Backend::emu && !v.on_emu) break;
@@ -196,7 +194,7 @@ InputResult run_input(const Target& t, const std::uint8_t* data, std::size_t siz
       }
       case Kind::op: {
         const Decoded d = decode_case(data, size, decode_options(t, o));
-        return run_op_case(t, d.c, t.planted ? d.variant : nullptr);
+        return run_op_case(t, d.c);
       }
     }
   } catch (const std::exception& e) {  // the decoder's own consistency checks
@@ -216,8 +214,7 @@ InputResult run_case_line(const Target& t, std::string_view line, const RunOptio
     Case c = parse_case(line);
     if (c.op != t.op) throw InputError("the Case's op is " + std::string(c.op->name) + ", not target " + std::string(t.name) + "'s");
     if (c.backend == Backend::automatic) c.backend = o.backend;
-    const Variant* planted = t.planted ? planted_named(c.variant) : nullptr;
-    return run_op_case(t, c, planted);
+    return run_op_case(t, c);
   } catch (const InputError& e) {
     r.finding = true;
     r.summary = "BAD CASE";
@@ -335,7 +332,7 @@ std::vector<std::string> seed_lines(const Target& t) {
             "nosuch",
             ""};
   }
-  if (t.planted) return {};  // the demo starts from nothing: the fuzzer must find the bug itself
+  if (!t.planted.empty()) return {};  // the demo starts from nothing: the fuzzer must find the bug itself
   // The op's boundary Cases (the ones `kverify check` runs), those the decoder can produce.
   const DecodeOptions d = decode_options(t, RunOptions{});
   for (const auto& line : boundary_case_lines(*t.op)) {

@@ -27,7 +27,8 @@ struct Target {
   std::string_view name;
   Kind kind;
   const OpSpec* op = nullptr;  // Kind::op
-  bool planted = false;        // the planted-bug demo: its variants are planted_softmax_variants()
+  // The planted-bug demo: the one variant it fuzzes, a mutant (empty for every other target).
+  std::string_view planted;
 };
 
 // The target of that name, or null. `cli` exists only in binaries that link fuzz/cli_target.cpp.
@@ -50,6 +51,9 @@ RunOptions options_from_environment(const Target& target);
 // Throws InputError when the variant name is not one of the target's.
 const Variant* variant_for(const Target& target, std::string_view name, Backend backend);
 
+// What the target's inputs decode with: its op, the variants a choice names, auto or not.
+DecodeOptions decode_options(const Target& target, const RunOptions& options);
+
 // Runs one input. Never throws.
 InputResult run_input(const Target& target, const std::uint8_t* data, std::size_t size, const RunOptions& options);
 // A Case line (a .case file next to a regression input): parsed with the target's variants and run.
@@ -67,8 +71,6 @@ int replay(const Target& target, std::span<const std::string> paths, const RunOp
 std::vector<std::string> seed_lines(const Target& target);
 int write_seeds(const Target& target, const std::string& dir, const RunOptions& options);
 
-// Variants that only the planted-bug target knows (fuzz/planted_softmax.cpp).
-std::span<const Variant> planted_softmax_variants();
 
 // The cli target's input runner, set by fuzz/cli_target.cpp where it is linked.
 using CliRunner = InputResult (*)(const std::uint8_t* data, std::size_t size);

@@ -52,11 +52,11 @@ std::span<const Variant> all_variants();
 #include "ops/ops.def"
 #undef KVERIFY_OP
 // Variants registered through the CMake function kverify_add_variant (cmake/KverifyVariants.cmake):
-// kernels/mutants/ and users' own, in call order; the table is generated at configure time.
+// each op's mutants (kernels/<op>/mutants/) and users' own, in call order; the table is generated at configure time.
 std::span<const Variant> added_variants();
 std::span<const Variant> mutant_variants();  // the added variants marked mutant: deliberately wrong, never auto
 // Mutants that only a GPU-side tool kills (compute-sanitizer, fault isolation, the huge Cases;
-// kernels/mutants/gpu_tool_mutants.cuh): the in-process mutation self-test leaves them out (one
+// kernels/gelu_tanh/mutants, kernels/row_sum/mutants): the in-process mutation self-test leaves them out (one
 // crashes the process, the others pass the catalogue by design) and `kverify check --variant` or
 // `kverify huge` runs them.
 inline bool killed_by_gpu_tools(const Variant& v) { return v.name.starts_with("mutant_gpuv_"); }

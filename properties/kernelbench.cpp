@@ -10,6 +10,11 @@ namespace kverify::properties {
 
 KernelBenchResult kernelbench_check(const Variant& variant, DType dtype, Backend backend) {
   KernelBenchResult result;
+  if (!variant.supports(dtype)) {
+    result.applies = false;
+    result.detail = std::string(variant.name) + " does not take " + std::string(name(dtype));
+    return result;
+  }
   const double tol = dtype == DType::f32 ? 1e-4 : 1e-2;
   for (int trial = 1; trial <= 5; ++trial) {
     Case c = parse_case("op=" + std::string(variant.op) + " shape=" + std::string(find_op(variant.op)->kernelbench_shape) +

@@ -12,6 +12,7 @@
 namespace kverify::properties {
 
 struct KernelBenchResult {
+  bool applies = true;  // false: the variant does not take this dtype (nothing ran)
   bool caught = false;  // some trial failed allclose (or the launch failed)
   int trials = 0;
   std::string detail;   // what caught it

@@ -195,20 +195,26 @@ int mutants_command(std::span<const std::string_view> args) {
                    std::to_string(seed) + ", " + std::to_string(budget) + " cases per property)\n\n"
                    "| mutant | bug class | catalogue | first property to fail | cases | seconds | shrunk Case | "
                    "KernelBench-style f32 | KernelBench-style bf16 |\n|---|---|---|---|---|---|---|---|---|\n";
-  int kb_caught_f32 = 0, kb_caught_bf16 = 0;
+  int kb_caught_f32 = 0, kb_caught_bf16 = 0, kb_applies_f32 = 0, kb_applies_bf16 = 0;
+  const auto kb_cell = [](const properties::KernelBenchResult& k) {
+    return std::string(!k.applies ? "n/a" : k.caught ? "caught" : "**passed**");
+  };
   for (const auto& r : rows) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.2f", r.kill.seconds);
     kb_caught_f32 += r.kb_f32.caught;
     kb_caught_bf16 += r.kb_bf16.caught;
+    kb_applies_f32 += r.kb_f32.applies;
+    kb_applies_bf16 += r.kb_bf16.applies;
     md += "| " + r.op + "/" + r.name + " | " + r.bug + " | " + (r.kill.killed ? "killed" : "**survived**") + " | " +
           r.kill.property + " | " + std::to_string(r.kill.cases) + " | " + secs + " | `" + r.shrunk + "` | " +
-          (r.kb_f32.caught ? "caught" : "**passed**") + " | " + (r.kb_bf16.caught ? "caught" : "**passed**") + " |\n";
+          kb_cell(r.kb_f32) + " | " + kb_cell(r.kb_bf16) + " |\n";
   }
   md += "\nCatalogue: " + std::to_string(rows.size() - survivors) + " of " + std::to_string(rows.size()) +
         " killed. KernelBench-style check (5 random normal trials at one power-of-two shape, allclose 1e-4 f32 / "
-        "1e-2 bf16): " + std::to_string(kb_caught_f32) + " of " + std::to_string(rows.size()) + " caught in f32, " +
-        std::to_string(kb_caught_bf16) + " in bf16.\n";
+        "1e-2 bf16): " + std::to_string(kb_caught_f32) + " of " + std::to_string(kb_applies_f32) + " caught in f32, " +
+        std::to_string(kb_caught_bf16) + " of " + std::to_string(kb_applies_bf16) +
+        " in bf16 (n/a: the mutant does not take that dtype).\n";
 
   md += "\n## Short fuzz (" + (fuzz_time > 0 ? "fuzz_run, at most " + std::to_string(fuzz_time) + " s per mutant" : std::string("not run")) +
         ")\n\nThe mutant's op target of fuzz/ pinned to the mutant (fuzz_run --variant: the op's corpus, then mutations "
@@ -236,8 +242,8 @@ int mutants_command(std::span<const std::string_view> args) {
             "\", \"bug\": " + json_quote(r.bug) + ", \"killed\": " + (r.kill.killed ? "true" : "false") +
             ", \"property\": \"" + r.kill.property + "\", \"cases\": " + std::to_string(r.kill.cases) +
             ", \"seconds\": " + std::to_string(r.kill.seconds) + ", \"shrunk_case\": " + json_quote(r.shrunk) +
-            ", \"kernelbench_f32_caught\": " + (r.kb_f32.caught ? "true" : "false") +
-            ", \"kernelbench_bf16_caught\": " + (r.kb_bf16.caught ? "true" : "false") + ", \"short_fuzz\": {\"status\": " +
+            ", \"kernelbench_f32_caught\": " + (!r.kb_f32.applies ? "null" : r.kb_f32.caught ? "true" : "false") +
+            ", \"kernelbench_bf16_caught\": " + (!r.kb_bf16.applies ? "null" : r.kb_bf16.caught ? "true" : "false") + ", \"short_fuzz\": {\"status\": " +
             json_quote(r.fuzz.status) + ", \"execs\": " + std::to_string(r.fuzz.execs) + ", \"seconds\": " +
             std::to_string(r.fuzz.seconds) + ", \"case\": " + json_quote(r.fuzz.case_line) + "}}";
   }

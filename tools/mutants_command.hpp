@@ -1,4 +1,4 @@
-// `kverify mutants`: the mutation self-test as a report. Every mutant (kernels/mutants/) against
+// `kverify mutants`: the mutation self-test as a report. Every mutant (kernels/<op>/mutants/) against
 // the property catalogue (which property killed it first, after how many cases and seconds, the
 // shrunk Case), and beside it a KernelBench-style check of the same mutant, so the difference is
 // measured. Markdown and JSON under reports/<backend>/.
@@ -13,7 +13,7 @@ int mutants_command(std::span<const std::string_view> args);
 inline constexpr std::string_view kMutantsUsage = "mutants [--backend emu|cuda] [--seed N] [--budget N] [--fuzz-time S] [--out DIR]";
 inline constexpr std::string_view kMutantsSummary = "the mutation self-test: every mutant against the catalogue";
 inline constexpr std::string_view kMutantsHelp =
-    "Runs the property catalogue against every mutant of kernels/mutants/ (deliberately wrong\n"
+    "Runs the property catalogue against every mutant of kernels/<op>/mutants/ (deliberately wrong\n"
     "variants, one bug class each) until a property fails, and a KernelBench-style check (5 random\n"
     "normal trials at one power-of-two shape, allclose 1e-4 for f32, 1e-2 for bf16) beside it, and,\n"
     "separately, a short fuzz: fuzz_run on the mutant's op target pinned to the mutant.\n"

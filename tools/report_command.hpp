@@ -22,7 +22,7 @@ inline constexpr std::string_view kReportHelp =
     "Options:\n"
     "  --backend emu|cuda      where the kernels run (default emu)\n"
     "  --op NAME, --variant NAME, --dtype f32|f16|bf16   restrict the sweep (a mutant of\n"
-    "                          kernels/mutants/ is swept only when --variant names it)\n"
+    "                          kernels/<op>/mutants/ is swept only when --variant names it)\n"
     "  --quick                 a small sweep for CI (widths 1, 2, 33, 1025; two recipes; two rows)\n"
     "  --out DIR               where the files go (default reports/emu, or for cuda reports/h200 on an\n"
     "                          H200, else reports/<device name slug>)\n"

@@ -72,92 +72,56 @@ TEST(RunCase, CudaWithoutAGpuIsSkippedWithTheReason) {
   EXPECT_EQ(v.stats.checked, 0) << "a skip checks nothing and says so";
 }
 
-// --- planted bugs: each guard must fire --------------------------------------------------------
+// --- planted bugs (kernels/softmax/mutants): each guard must fire --------------------------------
 
-using kverify::kernels::SoftmaxArgs;
-
-enum class Bug { gap_write, before_buffer, skip_last_column, write_input, differs_per_run, zero_padding, trap };
-
-template <Bug kBug>
-__global__ void planted(SoftmaxArgs<float> a) {
-  const long long row = blockIdx.x;
-  const float* x = a.x + row * a.x_row_stride;
-  float* y = a.y + row * a.y_row_stride;
-  if (threadIdx.x != 0) return;
-  float max = kBug == Bug::zero_padding ? 0.0f : -INFINITY;  // planted: 0 padding of the max
-  for (long long c = 0; c < a.cols; ++c) max = fmaxf(max, x[c * a.x_col_stride]);
-  float sum = 0;
-  for (long long c = 0; c < a.cols; ++c) sum += expf(x[c * a.x_col_stride] - max);
-  const long long cols = kBug == Bug::skip_last_column ? a.cols - 1 : a.cols;
-  for (long long c = 0; c < cols; ++c) y[c * a.y_col_stride] = expf(x[c * a.x_col_stride] - max) / sum;
-  if (kBug == Bug::gap_write) y[a.cols * a.y_col_stride] = 0.5f;  // one past the row: the padding gap
-  if (kBug == Bug::before_buffer && row == 0) y[-1] = 0.5f;
-  if (kBug == Bug::write_input) const_cast<float*>(x)[0] = 0.0f;
-  if (kBug == Bug::differs_per_run) {
-    static int launches = 0;  // state that survives between the two runs of one Case
-    if (row == 0) ++launches;
-    y[0] += static_cast<float>(launches) * 1e-3f;
-  }
-  if (kBug == Bug::trap) __trap();
-}
-
-template <Bug kBug>
-void launch_planted(const kverify::LaunchRequest& r) {
-  auto args = kverify::kernels::softmax::softmax_args<float>(r);
-  KV_LAUNCH(planted<kBug>, dim3(static_cast<unsigned>(args.rows)), dim3(32), 0, r, args);
-}
-
-template <Bug kBug>
-kverify::Verdict run_planted(const std::string& line) {
-  kverify::Variant v{.op = "softmax", .name = "planted", .strategy = "test", .mutant = true,
-                     .launch_emu = &launch_planted<kBug>};
+kverify::Verdict run_mutant(const std::string& mutant, const std::string& line) {
   auto c = parse_case(line);
-  c.variant = "planted";
-  return kverify::run_case_with(c, v);
+  c.variant = mutant;
+  return run_case(c);
 }
 
 TEST(RunCaseGuards, WriteIntoARowGapIsACanaryViolationNamingTheRow) {
-  const auto v = run_planted<Bug::gap_write>("op=softmax backend=emu shape=3x10 y.strides=16,1");
+  const auto v = run_mutant("mutant_gap_write", "op=softmax backend=emu shape=3x10 y.strides=16,1");
   EXPECT_EQ(v.outcome, Outcome::fail);
   EXPECT_TRUE(has_guard(v, "canary", "gap in row 0")) << format(v);
 }
 
 TEST(RunCaseGuards, WriteBeforeTheBufferHitsTheFrontCanary) {
-  const auto v = run_planted<Bug::before_buffer>("op=softmax backend=emu shape=3x10");
+  const auto v = run_mutant("mutant_write_before_buffer", "op=softmax backend=emu shape=3x10");
   EXPECT_TRUE(has_guard(v, "canary", "front canary")) << format(v);
 }
 
 TEST(RunCaseGuards, AnUnwrittenElementIsNamed) {
-  const auto v = run_planted<Bug::skip_last_column>("op=softmax backend=emu shape=2x7");
+  const auto v = run_mutant("mutant_skip_last_column", "op=softmax backend=emu shape=2x7");
   EXPECT_TRUE(has_guard(v, "unwritten", "element (0,6)")) << format(v);
   EXPECT_TRUE(has_guard(v, "unwritten", "element (1,6)")) << format(v);
   EXPECT_EQ(v.outcome, Outcome::fail);
 }
 
 TEST(RunCaseGuards, AWriteIntoTheInputIsCaught) {
-  const auto v = run_planted<Bug::write_input>("op=softmax backend=emu shape=2x7");
+  const auto v = run_mutant("mutant_writes_x0", "op=softmax backend=emu shape=2x7");
   EXPECT_TRUE(has_guard(v, "input-modified")) << format(v);
 }
 
 TEST(RunCaseGuards, ResultsThatDifferBetweenRunsAreNondeterministic) {
-  const auto v = run_planted<Bug::differs_per_run>("op=softmax backend=emu shape=2x7");
+  const auto v = run_mutant("mutant_differs_per_run", "op=softmax backend=emu shape=2x7");
   EXPECT_TRUE(has_guard(v, "nondeterministic", "element (0,0)")) << format(v);
 }
 
 TEST(RunCaseGuards, ZeroPaddingFailsOnAllNegativeRowsAndNamesTheRows) {
   // Subtracting 0 instead of the max is harmless until exp(x - 0) underflows: rows of -200 do.
-  const auto v = run_planted<Bug::zero_padding>("op=softmax backend=emu shape=3x50 values=const:-200");
+  const auto v = run_mutant("mutant_zero_padding", "op=softmax backend=emu shape=3x50 values=const:-200");
   EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
   EXPECT_GT(v.stats.failed, 0);
   EXPECT_EQ(v.stats.failed_rows, 3) << format(v);
   EXPECT_FALSE(v.first_mismatches.empty());
   // The same kernel on inputs whose max is positive passes: the bug needs the right values.
-  const auto benign = run_planted<Bug::zero_padding>("op=softmax backend=emu shape=3x50 values=const:2");
+  const auto benign = run_mutant("mutant_zero_padding", "op=softmax backend=emu shape=3x50 values=const:2");
   EXPECT_EQ(benign.outcome, Outcome::pass) << format(benign);
 }
 
 TEST(RunCaseGuards, ATrapIsALaunchFailureWithTheThread) {
-  const auto v = run_planted<Bug::trap>("op=softmax backend=emu shape=2x7");
+  const auto v = run_mutant("mutant_trap", "op=softmax backend=emu shape=2x7");
   EXPECT_EQ(v.outcome, Outcome::fail);
   EXPECT_TRUE(has_guard(v, "launch", "__trap")) << format(v);
 }

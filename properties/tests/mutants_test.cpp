@@ -1,4 +1,4 @@
-// The suite proves its power: every mutant (kernels/mutants/) is killed by a named property of the
+// The suite proves its power: every mutant (kernels/<op>/mutants/) is killed by a named property of the
 // catalogue, with a shrunk Case, on emu (and on cuda where there is a GPU).
 #include <gtest/gtest.h>
 

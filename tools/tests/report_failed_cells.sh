@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A failing cell is visible in every output: the sweep exits 1, the Markdown row says FAIL and the
 # failed Case is listed with its replay line, the plot marks the cell. The failing kernel is a
-# mutant (kernels/mutants/: 0 padding of the max), swept because --variant names it.
+# mutant (kernels/softmax/mutants: 0 padding of the max), swept because --variant names it.
 #   report_failed_cells.sh KVERIFY OUT_DIR
 set -uo pipefail
 kverify="$1" out="$2"

@@ -205,75 +205,17 @@ TEST(GeluTanh, SignsOfZeroInfinitiesNanAndExtremesHoldBitForBit) {
     }
 }
 
-// --- planted mistakes: each must fail under the policy ------------------------------------------
+// --- planted mistakes (kernels/gelu_tanh/mutants): each must fail under the policy ---------------
 
-enum class Bug { none, exp_tanh, tanhf_cancels, wrong_coefficient, erf_gelu };
-
-template <Bug kBug>
-__device__ float planted_gelu(float x) {
-  switch (kBug) {
-    case Bug::none: return kverify::kernels::gelu_tanh_f32(x);
-    case Bug::exp_tanh: {  // tanh(u) = (e^2u - 1) / (e^2u + 1): inf / inf for x >= ~10.9
-      const float u = 0.7978845608f * (x + 0.044715f * x * x * x);
-      const float e = expf(2.0f * u);
-      return 0.5f * x * (1.0f + (e - 1.0f) / (e + 1.0f));
-    }
-    case Bug::tanhf_cancels: {  // the textbook line: 1 + tanhf(u) cancels for x << 0
-      const float u = 0.7978845608f * (x + 0.044715f * x * x * x);
-      return 0.5f * x * (1.0f + tanhf(u));
-    }
-    case Bug::wrong_coefficient: {  // the production formula with 0.0447 for 0.044715
-      if (fabsf(x) >= 16.0f) return x > 0.0f ? x : -0.0f;
-      const float t = 1.5957691216057308f * (x * fmaf(0.0447f * x, x, 1.0f));
-      if (t >= 0.0f) return x / (1.0f + expf(-t));
-      const float e = expf(t);
-      return (x * e) / (1.0f + e);
-    }
-    case Bug::erf_gelu: return 0.5f * x * (1.0f + erff(x * 0.70710678f));
-  }
-  return 0.0f;
-}
-
-template <typename T, Bug kBug>
-__global__ void planted(kverify::kernels::GeluStridedArgs<T> a) {
-  const long long n = a.rows * a.cols;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long r = i / a.cols, c = i % a.cols;
-    a.y[r * a.y_row_stride + c * a.y_col_stride] =
-        kv::from_f32<T>(planted_gelu<kBug>(kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride])));
-  }
-}
-
-template <Bug kBug>
-void launch_planted(const kverify::LaunchRequest& r) {
-  kverify::with_storage_type(r.dtype, [&]<typename T>() {
-    const auto args = kverify::kernels::gelu_tanh::strided_args<T>(r);
-    KV_LAUNCH((planted<T, kBug>), dim3(kverify::kernels::gelu_tanh::blocks_for(args.rows * args.cols)), dim3(256), 0,
-              r, args);
-  });
-}
-
-template <Bug kBug>
-kverify::Verdict run_planted(const std::string& line) {
-  const Variant v{.op = "gelu_tanh", .name = "planted", .strategy = "test", .mutant = true,
-                  .launch_emu = &launch_planted<kBug>};
+kverify::Verdict run_mutant(const std::string& mutant, const std::string& line) {
   auto c = parse_case("op=gelu_tanh backend=emu " + line);
-  c.variant = "planted";
-  return kverify::run_case_with(c, v);
-}
-
-TEST(GeluTanhPlanted, TheHarnessPassesTheCorrectFormula) {
-  for (const char* dtype : {"f32", "f16", "bf16"})
-    for (const char* values : {"normal:1", "normal:3", "const:11", "uniform:20"}) {
-      const auto v = run_planted<Bug::none>(std::string("dtype=") + dtype + " shape=8x100 values=" + values);
-      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
-    }
+  c.variant = mutant;
+  return kverify::run_case(c);
 }
 
 TEST(GeluTanhPlanted, ExpBasedTanhIsNanAtElevenAndFails) {
   for (const char* dtype : {"f32", "f16", "bf16"}) {
-    const auto v = run_planted<Bug::exp_tanh>(std::string("dtype=") + dtype + " shape=2x9 values=const:11");
+    const auto v = run_mutant("mutant_exp_tanh", std::string("dtype=") + dtype + " shape=2x9 values=const:11");
     EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
     EXPECT_EQ(v.stats.failed, 18) << format(v);
     ASSERT_FALSE(v.first_mismatches.empty());
@@ -284,10 +226,10 @@ TEST(GeluTanhPlanted, ExpBasedTanhIsNanAtElevenAndFails) {
 
 TEST(GeluTanhPlanted, OnePlusTanhfCancelsInTheNegativeTailAndFails) {
   // Ordinary inputs already: for x around -3, 1 + tanhf(u) ~ 2e-3 keeps ~1e-5 relative accuracy.
-  const auto f32 = run_planted<Bug::tanhf_cancels>("dtype=f32 shape=8x100 values=normal:3");
+  const auto f32 = run_mutant("mutant_tanhf_cancels", "dtype=f32 shape=8x100 values=normal:3");
   EXPECT_EQ(f32.outcome, Outcome::fail) << format(f32);
   // At x = -6 it is exactly 0 (tanhf(-12.5) rounds to -1): -0 where bf16 holds -1.7e-10.
-  const auto bf16 = run_planted<Bug::tanhf_cancels>("dtype=bf16 shape=2x9 values=const:-6");
+  const auto bf16 = run_mutant("mutant_tanhf_cancels", "dtype=bf16 shape=2x9 values=const:-6");
   EXPECT_EQ(bf16.outcome, Outcome::fail) << format(bf16);
   EXPECT_EQ(bf16.stats.failed, 18) << format(bf16);
 }
@@ -297,7 +239,7 @@ TEST(GeluTanhPlanted, AWrongCoefficientFailsOnOrdinaryInputs) {
   // bound, and outside f16's one ulp once |x| reaches ~3; bf16 (2^-8 relative) cannot see it
   // below |x| ~ 5, where the output itself is below its resolution.
   for (const char* line : {"dtype=f32 shape=8x100 values=normal:1", "dtype=f16 shape=8x100 values=normal:3"}) {
-    const auto v = run_planted<Bug::wrong_coefficient>(line);
+    const auto v = run_mutant("mutant_wrong_constant", line);
     EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
     EXPECT_GT(v.stats.failed, 0);
   }
@@ -305,7 +247,7 @@ TEST(GeluTanhPlanted, AWrongCoefficientFailsOnOrdinaryInputs) {
 
 TEST(GeluTanhPlanted, TheErfGeluIsNotTheTanhApproximationAndFails) {
   for (const char* dtype : {"f32", "f16", "bf16"}) {
-    const auto v = run_planted<Bug::erf_gelu>(std::string("dtype=") + dtype + " shape=8x100 values=normal:1");
+    const auto v = run_mutant("mutant_erf", std::string("dtype=") + dtype + " shape=8x100 values=normal:1");
     EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
     EXPECT_GT(v.stats.failed, 0);
   }

@@ -308,57 +308,18 @@ TEST(MatmulRelu, BlocksLoopOverTilesBeyondTheGrid) {
   }
 }
 
-// --- planted bugs: each must fail on a Case built to expose it ------------------------------------
+// --- planted bugs (kernels/matmul_relu/mutants): each must fail on a Case built to expose it ------
 
-enum class Bug { relu_per_k_tile, drop_k_tail, a_assumed_row_major, unmasked_tail_store, f16_accumulator, one_ulp_high };
-
-constexpr int kTile = 8;    // a block computes an 8 x 8 tile of C, one output per thread
-constexpr int kKTile = 16;  // K is walked in tiles of 16, as in tiled_smem
-
-template <typename T, Bug kBug>
-__global__ void planted(MatmulReluArgs<T> p) {
-  const long long m = static_cast<long long>(blockIdx.y) * kTile + threadIdx.y;
-  const long long n = static_cast<long long>(blockIdx.x) * kTile + threadIdx.x;
-  const bool inside = m < p.m && n < p.n;
-  if (!inside && kBug != Bug::unmasked_tail_store) return;  // planted: the store mask is missing
-  long long a_rs = p.a_row_stride, a_cs = p.a_col_stride;
-  if (kBug == Bug::a_assumed_row_major) a_rs = p.k, a_cs = 1;  // planted: layout assumed
-  const long long k_end = kBug == Bug::drop_k_tail ? p.k / kKTile * kKTile : p.k;  // planted: no K tail
-  float acc = 0.0f;
-  for (long long k0 = 0; inside && k0 < k_end; k0 += kKTile) {
-    for (long long k = k0; k < k0 + kKTile && k < k_end; ++k) {
-      acc = fmaf(kv::to_f32(p.a[m * a_rs + k * a_cs]), kv::to_f32(p.b[k * p.b_row_stride + n * p.b_col_stride]), acc);
-      if (kBug == Bug::f16_accumulator) acc = kv::to_f32(kv::from_f32<kv::half>(acc));  // planted
-    }
-    if (kBug == Bug::relu_per_k_tile) acc = relu_keep_nan(acc);  // planted: ReLU on a partial sum
-  }
-  float out = relu_keep_nan(acc);
-  if (kBug == Bug::one_ulp_high) out = nextafterf(out, INFINITY);  // planted: one f32 ulp off
-  p.c[m * p.c_row_stride + n * p.c_col_stride] = kv::from_f32<T>(out);
-}
-
-template <Bug kBug>
-void launch_planted(const kverify::LaunchRequest& r) {
-  kverify::with_storage_type(r.dtype, [&]<typename T>() {
-    const auto args = kverify::kernels::matmul_relu::matmul_relu_args<T>(r);
-    const dim3 grid(static_cast<unsigned>((args.n + kTile - 1) / kTile), static_cast<unsigned>((args.m + kTile - 1) / kTile));
-    KV_LAUNCH((planted<T, kBug>), grid, dim3(kTile, kTile), 0, r, args);
-  });
-}
-
-template <Bug kBug>
-kverify::Verdict run_planted(const std::string& rest) {
-  const kverify::Variant v{.op = "matmul_relu", .name = "planted", .strategy = "test", .mutant = true,
-                           .launch_emu = &launch_planted<kBug>};
+kverify::Verdict run_mutant(const std::string& mutant, const std::string& rest) {
   auto c = parse_case("op=matmul_relu backend=emu " + rest);
-  c.variant = "planted";
-  return kverify::run_case_with(c, v);
+  c.variant = mutant;
+  return kverify::run_case(c);
 }
 
 TEST(MatmulReluPlanted, ReluPerKTileFailsWhenPartialSumsChangeSign) {
   // values=normal: signs are mixed, so partial sums over the first K tiles are often negative.
   for (const char* dtype : kDtypes) {
-    const auto v = run_planted<Bug::relu_per_k_tile>(std::string("shape=16x16x64 values=normal dtype=") + dtype);
+    const auto v = run_mutant("mutant_relu_per_k_tile", std::string("shape=16x16x64 values=normal dtype=") + dtype);
     EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
     EXPECT_GT(v.stats.failed, 0) << format(v);
     for (const char* guard : {"canary", "unwritten", "launch", "nondeterministic", "input-modified"})
@@ -366,52 +327,52 @@ TEST(MatmulReluPlanted, ReluPerKTileFailsWhenPartialSumsChangeSign) {
   }
   // Harmless when no partial sum is negative (negative x negative: every product positive) or
   // when K is a single tile.
-  EXPECT_EQ(run_planted<Bug::relu_per_k_tile>("shape=16x16x64 values=negative").outcome, Outcome::pass);
-  EXPECT_EQ(run_planted<Bug::relu_per_k_tile>("shape=16x16x16").outcome, Outcome::pass);
+  EXPECT_EQ(run_mutant("mutant_relu_per_k_tile", "shape=16x16x64 values=negative").outcome, Outcome::pass);
+  EXPECT_EQ(run_mutant("mutant_relu_per_k_tile", "shape=16x16x16").outcome, Outcome::pass);
 }
 
 TEST(MatmulReluPlanted, DroppedLastPartialKTileFails) {
   for (const char* dtype : kDtypes) {
-    const auto v = run_planted<Bug::drop_k_tail>(std::string("shape=16x16x40 dtype=") + dtype);  // 40 = 2 x 16 + 8
+    const auto v = run_mutant("mutant_dropped_k_tail", std::string("shape=16x16x40 dtype=") + dtype);  // 40 = 2 x 16 + 8
     EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
     EXPECT_GT(v.stats.failed, 0);
   }
   // Exact mode sees it too, with integers.
-  EXPECT_EQ(run_planted<Bug::drop_k_tail>("shape=16x16x17 values=int:3").outcome, Outcome::fail);
+  EXPECT_EQ(run_mutant("mutant_dropped_k_tail", "shape=16x16x17 values=int:3").outcome, Outcome::fail);
 }
 
 TEST(MatmulReluPlanted, ColumnMajorAReadAsRowMajorFails) {
-  const auto v = run_planted<Bug::a_assumed_row_major>("shape=16x16x24 a.strides=1,16");
+  const auto v = run_mutant("mutant_a_as_row_major", "shape=16x16x24 a.strides=1,16");
   EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
   EXPECT_GT(v.stats.failed, 0);
-  EXPECT_EQ(run_planted<Bug::a_assumed_row_major>("shape=16x16x24").outcome, Outcome::pass) << "benign when row-major";
+  EXPECT_EQ(run_mutant("mutant_a_as_row_major", "shape=16x16x24").outcome, Outcome::pass) << "benign when row-major";
 }
 
 TEST(MatmulReluPlanted, UnmaskedTailStoreHitsTheCanaries) {
-  // N = 12 in tiles of 8: columns 12..15 land in C's row padding (row stride 16).
-  const auto gap = run_planted<Bug::unmasked_tail_store>("shape=12x12x8 c.strides=16,1");
+  // N = 12 in tiles of 16: columns 12..15 land in C's row padding (row stride 16).
+  const auto gap = run_mutant("mutant_unmasked_n_store", "shape=12x12x8 c.strides=16,1");
   EXPECT_EQ(gap.outcome, Outcome::fail) << format(gap);
   EXPECT_TRUE(has_guard(gap, "canary", "gap in row")) << format(gap);
-  // M = 10 in tiles of 8: rows 10..15 land past the end of a contiguous C.
-  const auto back = run_planted<Bug::unmasked_tail_store>("shape=10x8x4");
+  // The last row's columns 12..15 land past the end of a contiguous C.
+  const auto back = run_mutant("mutant_unmasked_n_store", "shape=10x12x4");
   EXPECT_EQ(back.outcome, Outcome::fail) << format(back);
   EXPECT_TRUE(has_guard(back, "canary", "back canary")) << format(back);
-  // Harmless when M and N are multiples of the tile.
-  EXPECT_EQ(run_planted<Bug::unmasked_tail_store>("shape=16x8x4").outcome, Outcome::pass);
+  // Harmless when N is a multiple of the tile.
+  EXPECT_EQ(run_mutant("mutant_unmasked_n_store", "shape=10x16x4").outcome, Outcome::pass);
 }
 
 TEST(MatmulReluPlanted, F16AccumulatorFailsOnALongK) {
-  const auto v = run_planted<Bug::f16_accumulator>("shape=8x8x512 dtype=f16 seed=5");
+  const auto v = run_mutant("mutant_f16_accumulator", "shape=8x8x512 dtype=f16 seed=5");
   EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
   EXPECT_GT(v.stats.failed, 0);
 }
 
 TEST(MatmulReluPlanted, OneUlpOffIsCaughtInExactModeOnly) {
-  const auto exact = run_planted<Bug::one_ulp_high>("shape=16x16x32 values=int:3");
+  const auto exact = run_mutant("mutant_one_ulp_high", "shape=16x16x32 values=int:3");
   EXPECT_EQ(exact.outcome, Outcome::fail) << format(exact);
   EXPECT_EQ(exact.stats.failed, 16 * 16) << "every element is exact, so every element is off";
   // The same bug is within the rounding tolerance on real-valued inputs: exact mode is what sees it.
-  const auto approx = run_planted<Bug::one_ulp_high>("shape=16x16x32 values=normal");
+  const auto approx = run_mutant("mutant_one_ulp_high", "shape=16x16x32 values=normal");
   EXPECT_EQ(approx.outcome, Outcome::pass) << format(approx);
 }
 

@@ -1,16 +1,20 @@
-// Deliberately wrong kernels, one bug class from the seeds each, registered as mutants (never
-// chosen by variant=auto). The suites must kill every one: the mutation self-test in
-// properties/tests/mutants_test.cpp runs the property catalogue against each.
-#pragma once
+// softmax's mutants: deliberately wrong variants, one documented bug class each, registered in this
+// folder's CMakeLists.txt through kverify_add_variant (the extension point a user's own variant
+// takes). The mutation self-test (`kverify mutants`) must kill every one.
+// This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
+// namespace KV_BACKEND.
+#include <cmath>
 
+#include "kernels/common/backend_launch.hpp"
 #include "kernels/common/block_reduce.cuh"
-#include "kernels/gelu_tanh/gelu_tanh_math.cuh"
-#include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"
-#include "kernels/row_sum/row_sum_kernels.cuh"
-#include "kernels/softmax/softmax_block_per_row.cuh"
 #include "runtime/kernel_api.hpp"
+// The op's argument builders, without its launchers (those live in kernels/softmax/softmax_*.cpp|cu).
+#pragma push_macro("KV_BACKEND")
+#undef KV_BACKEND
+#include "kernels/softmax/launchers.inl"
+#pragma pop_macro("KV_BACKEND")
 
-namespace kverify::kernels::mutants {
+namespace kverify::kernels::softmax::mutants {
 
 // softmax, a warp per row: lanes past the row pad the max with 0 instead of -inf. A row of only
 // negative values then reports a max of 0 and, far enough below it, every exp underflows.
@@ -43,67 +47,6 @@ __global__ void softmax_no_max_subtraction(SoftmaxArgs<T> a) {
   for (long long c = lane; c < a.cols; c += 32)
     a.y[row * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride])) / sum);
 }
-
-// row_sum, a warp per row, that drops the last partial tile of 32 columns.
-template <typename T>
-__global__ void row_sum_drop_tail(RowSumArgs<T> a) {
-  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
-  if (row >= a.rows) return;
-  const unsigned lane = threadIdx.x % 32;
-  const long long full = a.cols / 32 * 32 > 0 ? a.cols / 32 * 32 : a.cols;  // BUG: the tail is lost
-  float sum = 0.0f;
-  for (long long c = lane; c < full; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
-  sum = warp_reduce(sum, SumOp{});
-  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
-}
-
-// row_sum that never writes its last row (an output tail never written).
-template <typename T>
-__global__ void row_sum_skip_last_row(RowSumArgs<T> a) {
-  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
-  if (row >= a.rows - 1 && a.rows > 1) return;  // BUG
-  const unsigned lane = threadIdx.x % 32;
-  float sum = 0.0f;
-  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
-  sum = warp_reduce(sum, SumOp{});
-  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
-}
-
-template <typename T>
-struct ElementwiseArgs {
-  T* x;  // not const: one mutant writes into it
-  T* y;
-  long long rows, cols, x_row_stride, x_col_stride, y_row_stride, y_col_stride;
-};
-
-// gelu_tanh with tanh written as (e^2u - 1) / (e^2u + 1): inf / inf = NaN from x ~ 10 on.
-template <typename T>
-__global__ void gelu_exp_tanh(ElementwiseArgs<T> a) {
-  const long long n = a.rows * a.cols;
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long r = i / a.cols, c = i % a.cols;
-    const float x = kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride]);
-    const float u = 0.7978845608f * (x + 0.044715f * x * x * x);
-    const float e = expf(2.0f * u);
-    a.y[r * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(0.5f * x * (1.0f + (e - 1.0f) / (e + 1.0f)));  // BUG
-  }
-}
-
-// gelu_tanh, correct, that also writes into its input.
-template <typename T>
-__global__ void gelu_writes_input(ElementwiseArgs<T> a) {
-  const long long n = a.rows * a.cols;
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long r = i / a.cols, c = i % a.cols;
-    T* x = &a.x[r * a.x_row_stride + c * a.x_col_stride];
-    const float v = kv::to_f32(*x);
-    a.y[r * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(gelu_tanh_f32(v));
-    *x = kv::from_f32<T>(0.0f);  // BUG
-  }
-}
-
 
 // softmax, a warp per row, masking only the store: lanes read past the row's end (into the next
 // row, the padding, or the canary) and those values enter the max and the sum.
@@ -202,63 +145,116 @@ __global__ void softmax_missing_barrier(SoftmaxArgs<T> a) {
     a.y[row * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
 }
 
-// row_sum, a warp per row, whose lanes past the row add 1 instead of 0 (a non-zero padding).
-template <typename T>
-__global__ void row_sum_nonzero_padding(RowSumArgs<T> a) {
+// softmax/warp_per_row with the tail lanes' max padded with 0 instead of -inf, the classic masked-row
+// bug: invisible when the row fills every lane's registers (cols = 32 * 2^k) or holds a value above
+// 0; it shows on a tail width of values far enough below 0 that exp(x - 0) underflows (const:-200,
+// negative:1e4). The fuzz demo (target softmax_planted) must find it from an empty corpus.
+template <typename T, int kPerLane>
+__global__ void __launch_bounds__(256) tail_zero_padding(SoftmaxArgs<T> a) {
   const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
   if (row >= a.rows) return;
-  const unsigned lane = threadIdx.x % 32;
-  const long long padded = (a.cols + 31) / 32 * 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const T* x = a.x + row * a.x_row_stride;
+  T* y = a.y + row * a.y_row_stride;
+
+  float v[kPerLane];
+  float max = MaxOp::identity();
+  for (int i = 0; i < kPerLane; ++i) {
+    const long long c = lane + 32ll * i;
+    v[i] = c < a.cols ? kv::to_f32(x[c * a.x_col_stride]) : 0.0f;  // BUG: the padding must lose every max (-inf)
+    max = fmaxf(max, v[i]);
+  }
+  max = warp_reduce(max, MaxOp{});
   float sum = 0.0f;
-  for (long long c = lane; c < padded; c += 32)
-    sum += c < a.cols ? kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]) : 1.0f;  // BUG: pad 1
+  for (int i = 0; i < kPerLane; ++i) {
+    const long long c = lane + 32ll * i;
+    v[i] = c < a.cols ? expf(v[i] - max) : 0.0f;
+    sum += v[i];
+  }
   sum = warp_reduce(sum, SumOp{});
-  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
-}
-
-// gelu_tanh with the cubic coefficient 0.0447 (instead of 0.044715), or with the erf GELU.
-template <typename T, int kWhich>
-__global__ void gelu_wrong_formula(ElementwiseArgs<T> a) {
-  const long long n = a.rows * a.cols;
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long r = i / a.cols, c = i % a.cols;
-    const float x = kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride]);
-    float y;
-    if (kWhich == 0) {
-      y = 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.0447f * x * x * x)));  // BUG: 0.0447
-    } else {
-      y = 0.5f * x * (1.0f + erff(x * 0.70710678f));  // BUG: the erf GELU, not the tanh approximation
-    }
-    a.y[r * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(y);
+  for (int i = 0; i < kPerLane; ++i) {
+    const long long c = lane + 32ll * i;
+    if (c < a.cols) y[c * a.y_col_stride] = kv::from_f32<T>(v[i] / sum);
   }
 }
 
-// matmul_relu, one thread per output, K walked in tiles of 16, each with one of four bugs:
-//   kBug 0: ReLU applied to every K tile's partial sum
-//   kBug 1: the K tail is not masked (reads A and B past K)
-//   kBug 2: the M/N tail store is not masked (writes past C's edge)
-//   kBug 3: A read as row-major whatever its strides
-template <typename T, int kBug>
-__global__ void matmul_buggy(MatmulReluArgs<T> a) {
-  const long long n = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long m = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y;
-  // BUG 2 leaves only the N tail unmasked: its stray stores stay within 15 elements of a row's end
-  // (the row gap, or the buffer's back canary for the last row), never further.
-  if (m >= a.m || (kBug != 2 && n >= a.n)) return;
-  float acc = 0.0f;
-  if (n < a.n) {
-    const long long k_end = kBug == 1 ? (a.k + 15) / 16 * 16 : a.k;
-    for (long long k0 = 0; k0 < k_end; k0 += 16) {
-      for (long long k = k0; k < k0 + 16 && k < k_end; ++k) {
-        const long long a_index = kBug == 3 ? m * a.k + k : m * a.a_row_stride + k * a.a_col_stride;
-        acc = fmaf(kv::to_f32(a.a[a_index]), kv::to_f32(a.b[k * a.b_row_stride + n * a.b_col_stride]), acc);
-      }
-      if (kBug == 0) acc = acc > 0.0f ? acc : 0.0f;  // BUG 0: ReLU per K tile
-    }
+// Bugs each guard of the pipeline must name: one thread per row writes the whole row, then one
+// extra write (a row gap, before the buffer, into the input), a skipped column, state that changes
+// between two runs, or a trap.
+enum class GuardBug { gap_write, before_buffer, skip_last_column, write_input, differs_per_run, trap };
+
+template <GuardBug kBug>
+__global__ void guard_bug(SoftmaxArgs<float> a) {
+  const long long row = blockIdx.x;
+  const float* x = a.x + row * a.x_row_stride;
+  float* y = a.y + row * a.y_row_stride;
+  if (threadIdx.x != 0) return;
+  float max = -INFINITY;
+  for (long long c = 0; c < a.cols; ++c) max = fmaxf(max, x[c * a.x_col_stride]);
+  float sum = 0;
+  for (long long c = 0; c < a.cols; ++c) sum += expf(x[c * a.x_col_stride] - max);
+  const long long cols = kBug == GuardBug::skip_last_column ? a.cols - 1 : a.cols;  // BUG (skip_last_column)
+  for (long long c = 0; c < cols; ++c) y[c * a.y_col_stride] = expf(x[c * a.x_col_stride] - max) / sum;
+  if (kBug == GuardBug::gap_write) y[a.cols * a.y_col_stride] = 0.5f;  // BUG: one past the row, the padding gap
+  if (kBug == GuardBug::before_buffer && row == 0) y[-1] = 0.5f;      // BUG: before the buffer
+  if (kBug == GuardBug::write_input) const_cast<float*>(x)[0] = 0.0f;  // BUG: into the input
+  if (kBug == GuardBug::differs_per_run) {
+    static int launches = 0;  // BUG: state that survives between the two runs of one Case
+    if (row == 0) ++launches;
+    y[0] += static_cast<float>(launches) * 1e-3f;
   }
-  const float y = acc > 0.0f ? acc : (acc != acc ? acc : 0.0f);
-  a.c[m * a.c_row_stride + n * a.c_col_stride] = kv::from_f32<T>(y);  // BUG 2 writes past M/N too
+  if (kBug == GuardBug::trap) __trap();  // BUG
 }
 
-}  // namespace kverify::kernels::mutants
+#if defined(KV_BACKEND)
+namespace KV_BACKEND {
+
+inline dim3 warp_per_row_grid(long long rows) { return dim3(static_cast<unsigned>((rows + 7) / 8)); }
+inline dim3 block_per_row_grid(long long rows) { return dim3(static_cast<unsigned>(rows)); }
+
+#define KV_SOFTMAX_MUTANT(name, grid_of)                                      \
+  void name(const LaunchRequest& r) {                                          \
+    with_storage_type(r.dtype, [&]<typename T>() {                             \
+      const auto a = softmax_args<T>(r);                                       \
+      KV_LAUNCH(mutants::softmax_##name<T>, grid_of(a.rows), dim3(256), 0, r, a); \
+    });                                                                        \
+  }
+KV_SOFTMAX_MUTANT(zero_padding, warp_per_row_grid)
+KV_SOFTMAX_MUTANT(no_max_subtraction, warp_per_row_grid)
+KV_SOFTMAX_MUTANT(store_only_mask, warp_per_row_grid)
+KV_SOFTMAX_MUTANT(unit_stride, warp_per_row_grid)
+KV_SOFTMAX_MUTANT(fixed_block, block_per_row_grid)
+KV_SOFTMAX_MUTANT(f16_denominator, block_per_row_grid)
+KV_SOFTMAX_MUTANT(missing_barrier, block_per_row_grid)
+#undef KV_SOFTMAX_MUTANT
+
+void tail_zero_padding(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto args = softmax_args<T>(r);
+    const dim3 grid = warp_per_row_grid(args.rows), block(256);
+    const long long per_lane = (args.cols + 31) / 32;
+    if (per_lane <= 1) KV_LAUNCH((mutants::tail_zero_padding<T, 1>), grid, block, 0, r, args);
+    else if (per_lane <= 2) KV_LAUNCH((mutants::tail_zero_padding<T, 2>), grid, block, 0, r, args);
+    else if (per_lane <= 4) KV_LAUNCH((mutants::tail_zero_padding<T, 4>), grid, block, 0, r, args);
+    else if (per_lane <= 8) KV_LAUNCH((mutants::tail_zero_padding<T, 8>), grid, block, 0, r, args);
+    else if (per_lane <= 16) KV_LAUNCH((mutants::tail_zero_padding<T, 16>), grid, block, 0, r, args);
+    else KV_LAUNCH((mutants::tail_zero_padding<T, 32>), grid, block, 0, r, args);
+  });
+}
+
+template <GuardBug kBug>
+void guard_bug(const LaunchRequest& r) {
+  const auto args = softmax_args<float>(r);  // registered for f32 only
+  KV_LAUNCH(mutants::guard_bug<kBug>, dim3(static_cast<unsigned>(args.rows)), dim3(32), 0, r, args);
+}
+void gap_write(const LaunchRequest& r) { guard_bug<GuardBug::gap_write>(r); }
+void write_before_buffer(const LaunchRequest& r) { guard_bug<GuardBug::before_buffer>(r); }
+void skip_last_column(const LaunchRequest& r) { guard_bug<GuardBug::skip_last_column>(r); }
+void writes_x0(const LaunchRequest& r) { guard_bug<GuardBug::write_input>(r); }
+void differs_per_run(const LaunchRequest& r) { guard_bug<GuardBug::differs_per_run>(r); }
+void trap(const LaunchRequest& r) { guard_bug<GuardBug::trap>(r); }
+
+}  // namespace KV_BACKEND
+#endif
+
+}  // namespace kverify::kernels::softmax::mutants

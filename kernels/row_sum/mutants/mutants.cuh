@@ -1,0 +1,143 @@
+// row_sum's mutants: deliberately wrong variants, one documented bug class each, registered in this
+// folder's CMakeLists.txt through kverify_add_variant (the extension point a user's own variant
+// takes). The mutation self-test (`kverify mutants`) must kill every one but the
+// mutant_gpuv_* ones, which only a GPU-side tool kills (kernels/registry.hpp: killed_by_gpu_tools):
+//   mutant_gpuv_uninit_scratch     a row sum that starts from device scratch nobody wrote
+//                                  -> compute-sanitizer initcheck (emu: the scratch is NaN, fails)
+//   mutant_gpuv_divergent_barrier  a block reduction whose __syncthreads is reached from two call
+//                                  sites (odd and even threads) -> synccheck (emu: divergent barrier)
+// This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
+// namespace KV_BACKEND.
+#include <cstddef>
+#include <vector>
+
+#include "kernels/common/backend_launch.hpp"
+#include "kernels/common/block_reduce.cuh"
+#include "kernels/row_sum/row_sum_kernels.cuh"
+#include "runtime/kernel_api.hpp"
+// The op's argument builders, without its launchers (those live in kernels/row_sum/row_sum_*.cpp|cu).
+#pragma push_macro("KV_BACKEND")
+#undef KV_BACKEND
+#include "kernels/row_sum/launchers.inl"
+#pragma pop_macro("KV_BACKEND")
+
+namespace kverify::kernels::row_sum::mutants {
+
+// row_sum, a warp per row, that drops the last partial tile of 32 columns.
+template <typename T>
+__global__ void row_sum_drop_tail(RowSumArgs<T> a) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const unsigned lane = threadIdx.x % 32;
+  const long long full = a.cols / 32 * 32 > 0 ? a.cols / 32 * 32 : a.cols;  // BUG: the tail is lost
+  float sum = 0.0f;
+  for (long long c = lane; c < full; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
+// row_sum that never writes its last row (an output tail never written).
+template <typename T>
+__global__ void row_sum_skip_last_row(RowSumArgs<T> a) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows - 1 && a.rows > 1) return;  // BUG
+  const unsigned lane = threadIdx.x % 32;
+  float sum = 0.0f;
+  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
+// row_sum, a warp per row, whose lanes past the row add 1 instead of 0 (a non-zero padding).
+template <typename T>
+__global__ void row_sum_nonzero_padding(RowSumArgs<T> a) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const unsigned lane = threadIdx.x % 32;
+  const long long padded = (a.cols + 31) / 32 * 32;
+  float sum = 0.0f;
+  for (long long c = lane; c < padded; c += 32)
+    sum += c < a.cols ? kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]) : 1.0f;  // BUG: pad 1
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
+template <typename T>
+__global__ void row_sum_uninit_scratch(RowSumArgs<T> a, const float* scratch) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const unsigned lane = threadIdx.x % 32;
+  const T* x = a.x + row * a.x_row_stride;
+  float sum = lane == 0 ? scratch[row] : 0.0f;  // BUG: starts from scratch that was never written, not 0
+  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(x[c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) row_sum_divergent_barrier(RowSumArgs<T> a) {
+  __shared__ float partial[256];
+  const long long row = blockIdx.x;
+  const T* x = a.x + row * a.x_row_stride;
+  float sum = 0.0f;
+  for (long long c = threadIdx.x; c < a.cols; c += blockDim.x) sum += kv::to_f32(x[c * a.x_col_stride]);
+  if (threadIdx.x % 2 == 1) {  // BUG: odd and even threads wait at two different barriers
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+  } else {
+    partial[threadIdx.x] = sum;
+    __threadfence_block();
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    float total = 0.0f;
+    for (unsigned t = 0; t < blockDim.x; ++t) total += partial[t];
+    a.y[row * a.y_row_stride] = kv::from_f32<T>(total);
+  }
+}
+
+#if defined(KV_BACKEND)
+namespace KV_BACKEND {
+
+inline dim3 warp_per_row_grid(long long rows) { return dim3(static_cast<unsigned>((rows + 7) / 8)); }
+
+#define KV_ROW_SUM_MUTANT(name)                                                            \
+  void name(const LaunchRequest& r) {                                                       \
+    with_storage_type(r.dtype, [&]<typename T>() {                                          \
+      const auto a = row_sum_args<T>(r);                                                    \
+      KV_LAUNCH(mutants::row_sum_##name<T>, warp_per_row_grid(a.rows), dim3(256), 0, r, a); \
+    });                                                                                     \
+  }
+KV_ROW_SUM_MUTANT(drop_tail)
+KV_ROW_SUM_MUTANT(skip_last_row)
+KV_ROW_SUM_MUTANT(nonzero_padding)
+#undef KV_ROW_SUM_MUTANT
+
+void uninit_scratch(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    const std::size_t bytes = static_cast<std::size_t>(a.rows) * sizeof(float);
+    const dim3 grid = warp_per_row_grid(a.rows);
+#if defined(__CUDACC__)
+    float* scratch = nullptr;  // fresh device memory, never written: initcheck's case
+    ::kverify::cuda::check(cudaMalloc(&scratch, bytes), "cudaMalloc of the mutant's scratch");
+    KV_LAUNCH(mutants::row_sum_uninit_scratch<T>, grid, dim3(256), 0, r, a, scratch);
+    ::kverify::cuda::check(cudaFree(scratch), "cudaFree of the mutant's scratch");  // waits for the kernel
+#else
+    std::vector<unsigned char> scratch(bytes, 0xff);  // emu: unwritten scratch reads as NaN, as the pipeline's
+    KV_LAUNCH(mutants::row_sum_uninit_scratch<T>, grid, dim3(256), 0, r, a, reinterpret_cast<const float*>(scratch.data()));
+#endif
+  });
+}
+
+void divergent_barrier(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    KV_LAUNCH(mutants::row_sum_divergent_barrier<T>, dim3(static_cast<unsigned>(a.rows)), dim3(256), 0, r, a);
+  });
+}
+
+}  // namespace KV_BACKEND
+#endif
+
+}  // namespace kverify::kernels::row_sum::mutants

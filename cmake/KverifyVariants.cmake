@@ -6,7 +6,7 @@
 #                       [LAUNCHER <function>]          default: <name>
 #                       [STRATEGY "<one line>"]        shown by `kverify list`
 #                       [DTYPES f32 f16 bf16]          default: all three
-#                       [MUTANT "<bug class>"]         a deliberately wrong variant (kernels/mutants/)
+#                       [MUTANT "<bug class>"]         a deliberately wrong variant (kernels/<op>/mutants/)
 #                       [EMU_ONLY | CUDA_ONLY [REASON "<why not on emu>"]]
 #                       [MAX_ROWS n] [MAX_COLS n]      larger Cases are reported unsupported
 #                       [INCLUDE_DIRS <dir>...])

@@ -11,11 +11,12 @@
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 : "${OUT:?set OUT to the output folder}" "${CXX:?}" "${LIB_FUZZING_ENGINE:?}"
 build="${WORK:-/tmp}/kverify-fuzz-build"
-targets=(softmax gelu_tanh row_sum matmul_relu case_parser cli)
+ops=($(sed -n 's/^KVERIFY_OP(\([a-z0-9_]*\))$/\1/p' "$root/ops/ops.def"))  # the op targets: ops/ops.def
+targets=("${ops[@]}" case_parser cli)
 if [[ "${CXXFLAGS:-}" == *-stdlib=libc++* ]]; then
   # fuzz_cli links RapidCheck (check's property catalogue); Debian's is built against libstdc++.
   echo "kverify: libc++ build: leaving out the cli target (it needs a RapidCheck built with libc++)" >&2
-  targets=(softmax gelu_tanh row_sum matmul_relu case_parser)
+  targets=("${ops[@]}" case_parser)
 fi
 
 cmake -S "$root" -B "$build" -G Ninja \
@@ -27,10 +28,11 @@ cmake --build "$build" -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}
 
 for t in "${targets[@]}"; do
   cp "$build/fuzz/fuzz_$t" "$OUT/"
-  opts="$root/fuzz/options/$t.options"
-  dict="$(sed -n 's/^dict *= *//p' "$opts")"
-  cp "$root/fuzz/dict/$dict" "$OUT/fuzz_$t.dict"
-  sed "s/^dict *=.*/dict = fuzz_$t.dict/" "$opts" >"$OUT/fuzz_$t.options"
+  kind=op
+  [[ " ${ops[*]} " == *" $t "* ]] || kind=text
+  # The dictionary is generated from kverify's tables by the target itself (fuzz/dictionary.hpp).
+  "$OUT/fuzz_$t" --write-dict "$OUT/fuzz_$t.dict"
+  { cat "$root/fuzz/options/$kind.options"; echo "dict = fuzz_$t.dict"; } >"$OUT/fuzz_$t.options"
   if [[ -d "$root/corpus/$t" ]]; then
     (cd "$root/corpus/$t" && find . -type f ! -name '*.case' ! -name 'README*' -print | zip -q -j -@ "$OUT/fuzz_${t}_seed_corpus.zip")
   fi

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "core/error.hpp"
@@ -127,6 +128,13 @@ enum class SizeKind { cols, rows };
 // limit stays reachable, and every boundary below the budget stays common.
 constexpr std::uint64_t kFullRange = 9;  // not 0 (inputs that run out), 0xff or 0x7f (libFuzzer's favourites)
 
+// The first mode byte of each way of the table above (the encoder and the dictionary use them).
+struct SizeModes {
+  std::uint64_t near, mid, boundary, wide, any, limit;  // 0: the kind has no such way
+};
+constexpr SizeModes kColModes{20, 34, 40, 41, 42, 43};
+constexpr SizeModes kRowModes{24, 0, 38, 0, 36, 39};
+
 std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t> want, const char* field,
                          SizeKind kind = SizeKind::cols, std::int64_t soft_max = INT64_MAX) {
   const bool rows = kind == SizeKind::rows;
@@ -151,13 +159,14 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
   std::optional<std::uint64_t> mode, detail, full;
   if (want) {  // the first mode byte of the way that gives the wanted size
     full = *want > soft ? kFullRange : 0;
+    const SizeModes& m = rows ? kRowModes : kColModes;
     if (auto i = index_of(small, *want)) mode = 0, detail = *i;
-    else if (auto j = index_of(near, *want)) mode = rows ? 24 : 20, detail = *j;
-    else if (auto b = index_of(boundary, *want)) mode = rows ? 38 : 40, detail = *b;
-    else if (*want == max) mode = rows ? 39 : 43, full = max > soft ? kFullRange : 0;
-    else if (!rows && *want <= mid) mode = 34, detail = static_cast<std::uint64_t>(*want);
-    else if (!rows && *want <= std::min<std::int64_t>(max, 8192)) mode = 41, detail = static_cast<std::uint64_t>(*want);
-    else mode = rows ? 36 : 42, detail = static_cast<std::uint64_t>(*want);
+    else if (auto j = index_of(near, *want)) mode = m.near, detail = *j;
+    else if (auto b = index_of(boundary, *want)) mode = m.boundary, detail = *b;
+    else if (*want == max) mode = m.limit, full = max > soft ? kFullRange : 0;
+    else if (!rows && *want <= mid) mode = m.mid, detail = static_cast<std::uint64_t>(*want);
+    else if (!rows && *want <= std::min<std::int64_t>(max, 8192)) mode = m.wide, detail = static_cast<std::uint64_t>(*want);
+    else mode = m.any, detail = static_cast<std::uint64_t>(*want);
   }
   const auto pick_in = [&](const std::vector<std::int64_t>& table, std::int64_t limit) {
     std::size_t n = 0;  // the table's entries up to `limit` (it is sorted)
@@ -224,41 +233,60 @@ Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Pl
   return p;
 }
 
-Decoded walk(Coder& k, const DecodeOptions& o) {
-  const OpSpec& op = *o.op;
-  const Case* t = k.target;
-  Decoded d;
-  Case& c = d.c;
-  c.op = &op;
-  c.backend = o.backend;
+// --- the walk: one coder per Case field, in the order the choices are read -----------------------
+//
+// Every field of the Case table (core/case.cpp, kCaseFields) is drawn by exactly one coder here, or
+// given by the target (op, backend); decoder_fields() lists them and a test holds the two lists
+// equal, so a new Case field cannot be left out of the fuzz inputs. The order is the input format:
+// changing it changes what every corpus file decodes to.
 
-  // variant
+struct Walk {
+  Coder& k;
+  const DecodeOptions& o;
+  const Case* t;  // encoding: the Case to reproduce
+  Decoded d;
+};
+
+void code_op_and_backend(Walk& w) {  // given by the target, not drawn
+  w.d.c.op = w.o.op;
+  w.d.c.backend = w.o.backend;
+}
+
+void code_variant(Walk& w) {
+  const DecodeOptions& o = w.o;
   const std::uint64_t n = o.variants.size();
   if (n == 0 && !o.allow_auto) throw std::logic_error("fuzz decoder: no variant to choose from");
   std::optional<std::uint64_t> want_variant;
-  if (t) {
-    if (t->variant == "auto" && o.allow_auto) want_variant = n;
+  if (w.t) {
+    if (w.t->variant == "auto" && o.allow_auto) want_variant = n;
     for (std::uint64_t i = 0; i < n; ++i)
-      if (o.variants[i]->name == t->variant) want_variant = i;
+      if (o.variants[i]->name == w.t->variant) want_variant = i;
     if (o.pinned) want_variant = 0;  // any choice: it is replaced
   }
-  const std::uint64_t vi = k.take(0, o.allow_auto ? n : n - 1, want_variant, "variant");
-  d.variant = o.pinned ? o.pinned : (vi < n ? o.variants[vi] : nullptr);
-  c.variant = d.variant ? std::string(d.variant->name) : "auto";
+  const std::uint64_t vi = w.k.take(0, o.allow_auto ? n : n - 1, want_variant, "variant");
+  w.d.variant = o.pinned ? o.pinned : (vi < n ? o.variants[vi] : nullptr);
+  w.d.c.variant = w.d.variant ? std::string(w.d.variant->name) : "auto";
+}
 
-  // dtype
+void code_dtype(Walk& w) {
   constexpr DType kDTypes[] = {DType::f32, DType::f16, DType::bf16};
+  Case& c = w.d.c;
   std::optional<std::uint64_t> want_dtype;
-  if (t) want_dtype = t->dtype == DType::f32 ? 0 : t->dtype == DType::f16 ? 1 : 2;
-  c.dtype = kDTypes[k.take(0, 2, want_dtype, "dtype")];
-  if (d.variant && !d.variant->supports(c.dtype))
+  if (w.t) want_dtype = w.t->dtype == DType::f32 ? 0 : w.t->dtype == DType::f16 ? 1 : 2;
+  c.dtype = kDTypes[w.k.take(0, 2, want_dtype, "dtype")];
+  if (w.d.variant && !w.d.variant->supports(c.dtype))
     for (DType dt : kDTypes)
-      if (d.variant->supports(dt)) {
+      if (w.d.variant->supports(dt)) {
         c.dtype = dt;
         break;
       }
+}
 
-  // shape
+void code_shape(Walk& w) {
+  Coder& k = w.k;
+  const Case* t = w.t;
+  const OpSpec& op = *w.o.op;
+  const Variant* variant = w.d.variant;
   const auto want_dim = [&](int i) -> std::optional<std::int64_t> {
     if (!t) return std::nullopt;
     return t->shape.at(static_cast<std::size_t>(i));
@@ -270,19 +298,25 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
                                         "shape", SizeKind::cols, kSoftOutputs / m);
     const std::int64_t kk = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / (m * nn)), want_dim(2), "shape",
                                         SizeKind::cols, kSoftMatmulK);
-    c.shape = {m, nn, kk};
+    w.d.c.shape = {m, nn, kk};
   } else {
-    const std::int64_t max_cols = std::min(kMaxElements, d.variant ? d.variant->max_cols : INT64_MAX);
+    const std::int64_t max_cols = std::min(kMaxElements, variant ? variant->max_cols : INT64_MAX);
     const std::int64_t cols = size_choice(k, max_cols, want_dim(1), "shape", SizeKind::cols, kSoftCols);
     // Elements, and emulated threads: a block-per-row variant runs up to 1024 threads per row.
     const std::int64_t threads_per_row = std::min<std::int64_t>(1024, (cols + 31) / 32 * 32);
     const std::int64_t max_rows = std::min({kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row,
-                                            d.variant ? d.variant->max_rows : INT64_MAX});
+                                            variant ? variant->max_rows : INT64_MAX});
     const std::int64_t rows = size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows, kSoftThreads / threads_per_row);
-    c.shape = {rows, cols};
+    w.d.c.shape = {rows, cols};
   }
+}
 
-  // values: a recipe, then its default parameter or one from its table
+// A recipe, then its default parameter or one from its op's table.
+void code_values(Walk& w) {
+  Coder& k = w.k;
+  const Case* t = w.t;
+  const OpSpec& op = *w.o.op;
+  Case& c = w.d.c;
   const auto recipes = recipes_for(op);
   std::optional<std::uint64_t> want_recipe, want_given, want_param;
   if (t) {
@@ -304,35 +338,65 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
   }
   if (t && t->values.param_given && table.empty())
     throw InputError("the decoder cannot produce this Case's values (" + t->to_text() + ")");
-  // layouts, in the op's tensor order
+}
+
+// Strides and offset of each tensor, in the op's tensor order.
+void code_layouts(Walk& w) {
+  const OpSpec& op = *w.o.op;
+  Case& c = w.d.c;
   for (int i = 0; i < op.tensor_count; ++i) {
-    const TensorRole& role = op.tensors()[static_cast<std::size_t>(i)];
-    const std::int64_t rows = role.rows_dim < 0 ? 1 : c.shape[static_cast<std::size_t>(role.rows_dim)];
-    const std::int64_t cols = role.cols_dim < 0 ? 1 : c.shape[static_cast<std::size_t>(role.cols_dim)];
+    const Layout2D l = c.layout(i);
     Placement want_p;
-    if (t) {
-      want_p = t->placement[static_cast<std::size_t>(i)];
+    if (w.t) {
+      want_p = w.t->placement[static_cast<std::size_t>(i)];
       // The canonical form drops contiguous strides; give the decoder's own canonical form.
-      if (want_p.strides && *want_p.strides == std::pair{cols, std::int64_t{1}}) want_p.strides.reset();
+      if (want_p.strides && *want_p.strides == std::pair{l.cols, std::int64_t{1}}) want_p.strides.reset();
     }
-    c.placement[static_cast<std::size_t>(i)] = layout_choice(k, rows, cols, t ? &want_p : nullptr, "layout");
+    c.placement[static_cast<std::size_t>(i)] = layout_choice(w.k, l.rows, l.cols, w.t ? &want_p : nullptr, "layout");
   }
+}
 
-  c.seed = k.take(0, kMaxSeed, t ? std::optional<std::uint64_t>(t->seed) : std::nullopt, "seed");
+void code_seed(Walk& w) {
+  w.d.c.seed = w.k.take(0, kMaxSeed, w.t ? std::optional<std::uint64_t>(w.t->seed) : std::nullopt, "seed");
+}
 
-  // schedule (emu only: on cuda the choice is read and dropped)
+// emu only: on cuda the choice is read and dropped.
+void code_schedule(Walk& w) {
   std::optional<std::uint64_t> want_sm, want_sched;
-  if (t) {
-    want_sm = t->schedule == 0 ? 0 : 1;
-    if (t->schedule != 0) want_sched = t->schedule;
+  if (w.t) {
+    want_sm = w.t->schedule == 0 ? 0 : 1;
+    if (w.t->schedule != 0) want_sched = w.t->schedule;
   }
-  if (k.take(0, 1, want_sm, "schedule") == 1) c.schedule = k.take(1, kMaxSeed, want_sched, "schedule");
+  Case& c = w.d.c;
+  if (w.k.take(0, 1, want_sm, "schedule") == 1) c.schedule = w.k.take(1, kMaxSeed, want_sched, "schedule");
   if (c.backend != Backend::emu) c.schedule = 0;
+}
+
+struct FieldCoder {
+  std::array<std::string_view, 2> keys;  // the Case fields it gives (kCaseFields keys)
+  void (*code)(Walk&);
+};
+
+constexpr FieldCoder kFieldCoders[] = {
+    {{"op", "backend"}, &code_op_and_backend},
+    {{"variant"}, &code_variant},
+    {{"dtype"}, &code_dtype},
+    {{"shape"}, &code_shape},
+    {{"values"}, &code_values},
+    {{"<t>.strides", "<t>.offset"}, &code_layouts},
+    {{"seed"}, &code_seed},
+    {{"schedule"}, &code_schedule},
+};
+
+Decoded walk(Coder& k, const DecodeOptions& o) {
+  Walk w{k, o, k.target, {}};
+  for (const auto& coder : kFieldCoders) coder.code(w);
+  Decoded& d = w.d;
 
   // Canonical form: what parse_case gives back for the text (it also validates every layout).
   Case canonical;
   try {
-    canonical = parse_case(c.to_text());
+    canonical = parse_case(d.c.to_text());
   } catch (const InputError& e) {
     throw std::logic_error(std::string("fuzz decoder produced an invalid Case: ") + e.what());
   }
@@ -348,6 +412,49 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
 }
 
 }  // namespace
+
+std::string decoder_dictionary() {
+  // Sizes: a size drawn "any" is read as (size - 1) in as many bytes as the range needs, from the
+  // end of the input, most significant first, i.e. least significant first in memory; libFuzzer
+  // inserts these anywhere. Two bytes cover every size up to 65536.
+  std::string out = "# sizes: (size - 1), two bytes, least significant first in memory\n";
+  const auto hex = [](std::uint64_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "\\x%02x\\x%02x", static_cast<unsigned>(v & 0xff), static_cast<unsigned>((v >> 8) & 0xff));
+    return std::string(buf);
+  };
+  for (std::int64_t s : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}})
+    out += "size_" + std::to_string(s) + "=\"" + hex(static_cast<std::uint64_t>(s - 1)) + "\"\n";
+  for (std::int64_t s : kBoundarySizes)
+    out += "size_" + std::to_string(s) + "=\"" + hex(static_cast<std::uint64_t>(s - 1)) + "\"\n";
+  // The first mode byte of each way of size_choice, and a rare way's full-range choice before it.
+  out += "# size mode bytes (size_choice), and the full-range choice read after a rare way's mode\n";
+  const auto byte = [](std::uint64_t v) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(v));
+    return std::string(buf);
+  };
+  const std::pair<const char*, std::uint64_t> modes[] = {
+      {"cols_near", kColModes.near}, {"cols_mid", kColModes.mid},           {"cols_boundary", kColModes.boundary},
+      {"cols_wide", kColModes.wide}, {"cols_any", kColModes.any},           {"cols_limit", kColModes.limit},
+      {"rows_near", kRowModes.near}, {"rows_boundary", kRowModes.boundary}, {"rows_any", kRowModes.any},
+      {"rows_limit", kRowModes.limit}};
+  for (const auto& [name, mode] : modes) {
+    out += std::string("mode_") + name + "=\"" + byte(mode) + "\"\n";
+    if (std::string_view(name).ends_with("any") || std::string_view(name).ends_with("limit"))
+      out += std::string("full_") + name + "=\"" + byte(kFullRange) + byte(mode) + "\"\n";
+  }
+  out += "full_range=\"" + byte(kFullRange) + "\"\n";
+  return out;
+}
+
+std::vector<std::string_view> decoder_fields() {
+  std::vector<std::string_view> keys;
+  for (const auto& coder : kFieldCoders)
+    for (auto key : coder.keys)
+      if (!key.empty()) keys.push_back(key);
+  return keys;
+}
 
 struct InputChoices::Impl {
   FuzzedDataProvider in;

@@ -86,6 +86,12 @@ struct Decoded {
 Decoded decode_case(Choices& choices, const DecodeOptions& options);
 Decoded decode_case(const std::uint8_t* data, std::size_t size, const DecodeOptions& options);
 
+// The op targets' libFuzzer dictionary: encoded boundary sizes and the size mode bytes.
+std::string decoder_dictionary();
+
+// The Case fields the decoder gives (kCaseFields keys), in the order its choices draw them.
+std::vector<std::string_view> decoder_fields();
+
 // The inverse: bytes that decode to `c` (the seeds of corpus/<op>/ are made with it). Throws
 // InputError naming the field when `c` is not one the decoder can produce.
 std::vector<std::uint8_t> encode_case(const Case& c, const DecodeOptions& options);

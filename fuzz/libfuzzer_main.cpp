@@ -9,12 +9,14 @@
 // backend and a GPU), KVERIFY_FUZZ_VARIANT=NAME (fuzz one variant of the op), KVERIFY_FUZZ_TARGET
 // (fuzz_cuda only: which op target).
 #include <cstdio>
+#include <fstream>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
+#include "fuzz/dictionary.hpp"
 #include "fuzz/targets.hpp"
 #include "pipeline/execute.hpp"
 
@@ -54,9 +56,10 @@ void usage() {
       "       %s --replay PATH...    replay inputs (files, folders; <name>.case files are Case lines)\n"
       "       %s --decode FILE...    print the Case each input decodes to\n"
       "       %s --write-seeds DIR   write the boundary seeds\n"
+      "       %s --write-dict FILE   write the target's dictionary (generated from kverify's tables)\n"
       "Environment: KVERIFY_FUZZ_BACKEND=emu|cuda, KVERIFY_FUZZ_VARIANT=NAME%s.\n"
       "The usual way in: ./kverify fuzz <target> --help\n",
-      b, b, b, b, std::string_view(KVERIFY_FUZZ_TARGET).empty() ? ", KVERIFY_FUZZ_TARGET=softmax|gelu_tanh|row_sum|matmul_relu" : "");
+      b, b, b, b, b, std::string_view(KVERIFY_FUZZ_TARGET).empty() ? ", KVERIFY_FUZZ_TARGET=<an op>" : "");
 }
 
 }  // namespace
@@ -69,8 +72,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   const std::string name = target_name();
   g_target = find_target(name);
   if (!g_target) {
-    std::fprintf(stderr, "%s: this binary has no target '%s' (set KVERIFY_FUZZ_TARGET to softmax, gelu_tanh, row_sum or matmul_relu)\n",
-                 binary_name(), name.c_str());
+    std::fprintf(stderr, "%s: this binary has no target '%s' (set KVERIFY_FUZZ_TARGET to one of: %s)\n", binary_name(),
+                 name.c_str(), kverify::op_names().c_str());
     finish(2);
   }
   try {
@@ -118,8 +121,22 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     }
     finish(write_seeds(*g_target, rest[0], g_options));
   }
+  if (mode == "--write-dict") {
+    if (rest.size() != 1) {
+      std::fprintf(stderr, "%s --write-dict: give one file\n", binary_name());
+      finish(2);
+    }
+    std::ofstream out(rest[0], std::ios::trunc);
+    out << dictionary(*g_target);
+    out.close();
+    if (!out) {
+      std::fprintf(stderr, "%s --write-dict: cannot write '%s'\n", binary_name(), rest[0].c_str());
+      finish(2);
+    }
+    finish(0);
+  }
   if (mode.starts_with("--")) {
-    std::fprintf(stderr, "%s: unknown option '%s' (accepted: --replay, --decode, --write-seeds, --help, or libFuzzer's -flag=value)\n",
+    std::fprintf(stderr, "%s: unknown option '%s' (accepted: --replay, --decode, --write-seeds, --write-dict, --help, or libFuzzer's -flag=value)\n",
                  binary_name(), args[0].c_str());
     finish(2);
   }

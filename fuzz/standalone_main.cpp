@@ -7,6 +7,7 @@
 //   fuzz_run <target> --replay PATH...
 //   fuzz_run --self-test [--runs N]     the decoder: every input decodes to a valid Case, and
 //                                       encode(decode(x)) decodes to the same Case
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,8 +34,16 @@ constexpr const char* kUsage =
     "                [--artifacts DIR] [CORPUS...]     replay the corpus, then mutations and random inputs\n"
     "       fuzz_run <target> --replay PATH...         replay inputs and .case lines with their verdicts\n"
     "       fuzz_run --self-test [--runs N]             the decoder round trip on random inputs\n"
-    "targets: softmax, gelu_tanh, row_sum, matmul_relu, case_parser, softmax_planted\n"
+    "targets: %s\n"
     "Exit: 0 no finding, 1 a finding, 2 bad input, 3 not run here (e.g. --backend cuda without a GPU).\n";
+
+// The targets this binary runs (the cli target needs the kverify command line: fuzz tree only).
+std::string target_list() {
+  std::string s;
+  for (const auto& t : target_names())
+    if (t.name != "cli") s += (s.empty() ? "" : ", ") + t.name;
+  return s;
+}
 
 std::vector<std::uint8_t> read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -52,6 +61,19 @@ std::string hex_name(const std::vector<std::uint8_t>& bytes) {
 int self_test(long runs) {
   std::mt19937_64 rng(2026);
   long checked = 0;
+  // The decoder draws every field of the Case table, each once (a new field must get a coder).
+  std::vector<std::string> table, decoded;
+  for (const auto& f : kCaseFields) table.emplace_back(f.key);
+  for (auto key : decoder_fields()) decoded.emplace_back(key);
+  std::sort(table.begin(), table.end());
+  std::sort(decoded.begin(), decoded.end());
+  if (table != decoded) {
+    std::string a, b;
+    for (const auto& k : table) a += " " + k;
+    for (const auto& k : decoded) b += " " + k;
+    std::printf("FAIL: the decoder's fields (%s ) are not the Case table's (%s )\n", b.c_str(), a.c_str());
+    return 1;
+  }
   for (const auto& name : target_names()) {
     const Target* t = find_target(name.name);
     if (!t || t->kind != Kind::op) continue;
@@ -108,7 +130,7 @@ int self_test(long runs) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::printf("%s", kUsage);
+    std::printf(kUsage, target_list().c_str());
     return args.empty() ? 2 : 0;
   }
   try {
@@ -126,7 +148,7 @@ int main(int argc, char** argv) {
     }
     const Target* target = find_target(args[0]);
     if (!target || target->kind == Kind::cli)
-      throw InputError("unknown target '" + args[0] + "' (accepted: softmax, gelu_tanh, row_sum, matmul_relu, case_parser, softmax_planted)");
+      throw InputError("unknown target '" + args[0] + "' (accepted: " + target_list() + ")");
     RunOptions options = options_from_environment(*target);
     double seconds = 60;
     long runs = -1;

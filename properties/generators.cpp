@@ -1,5 +1,6 @@
 #include "properties/generators.hpp"
 
+#include <array>
 #include <algorithm>
 #include <ostream>
 
@@ -57,32 +58,83 @@ rc::Gen<std::uint64_t> schedule_seed() {
       {{2, rc::gen::just<std::uint64_t>(0)}, {1, rc::gen::inRange<std::uint64_t>(1, 1000)}});
 }
 
+namespace {
+
+// One drawer per Case field, in draw order (RapidCheck shrinks the draws in this order, so the shape
+// shrinks first and the rest follows it). op and dtype come from the property, variant and backend
+// from pinning the Case to each variant (property_kit.hpp: pin); generator_fields() lists them all
+// and a test holds that list equal to the Case table's keys. gen::exec, not gen::build: the
+// placements depend on the drawn shape, and the draws must stay in this order for a seed to give
+// the same Cases.
+struct Draw {
+  const OpSpec& op;
+  const CaseShape& shape;
+  Placements placements;
+  const rc::Gen<ValueRecipe>& values;
+  Case& c;
+};
+
+void draw_shape(Draw& d) {
+  const CaseShape& shape = d.shape;
+  if (d.op.shape_rank == 3) {  // M x N x K: the reduction length has its own limit
+    const auto size = [&](std::int64_t max) { return shape.tails_only ? *tail_size_exactly(max) : *tail_size(max); };
+    d.c.shape = {size(std::min<std::int64_t>(shape.max_width, 130)), size(std::min<std::int64_t>(shape.max_width, 130)),
+                 size(shape.max_k)};
+  } else {
+    const std::int64_t width = shape.tails_only ? *tail_size_exactly(shape.max_width) : *tail_size(shape.max_width);
+    // Wide rows come in fewer of them, to keep one Case small.
+    const std::int64_t max_rows = std::max<std::int64_t>(1, std::min(shape.max_rows, 65536 / width));
+    d.c.shape = {*rc::gen::inRange<std::int64_t>(1, max_rows + 1), width};
+  }
+}
+
+void draw_placements(Draw& d) {
+  if (d.placements == Placements::contiguous) return;
+  for (int t = 0; t < d.op.tensor_count; ++t) {
+    const Layout2D l = d.c.layout(t);
+    d.c.placement[t] = *placement(l.rows, l.cols, d.placements == Placements::any);
+  }
+}
+
+void draw_values(Draw& d) { d.c.values = *d.values; }
+void draw_seed(Draw& d) { d.c.seed = *rc::gen::inRange<std::uint64_t>(0, 1000); }
+void draw_schedule(Draw& d) { d.c.schedule = *schedule_seed(); }
+
+struct FieldDrawer {
+  std::array<std::string_view, 2> keys;  // kCaseFields keys
+  void (*draw)(Draw&);                     // null: given, not drawn
+};
+
+constexpr FieldDrawer kDrawers[] = {
+    {{"op", "dtype"}, nullptr},           // the property's op and dtype
+    {{"variant", "backend"}, nullptr},    // pinned per variant and backend
+    {{"shape"}, &draw_shape},
+    {{"<t>.strides", "<t>.offset"}, &draw_placements},
+    {{"values"}, &draw_values},
+    {{"seed"}, &draw_seed},
+    {{"schedule"}, &draw_schedule},
+};
+
+}  // namespace
+
+std::vector<std::string_view> generator_fields() {
+  std::vector<std::string_view> keys;
+  for (const auto& d : kDrawers)
+    for (auto key : d.keys)
+      if (!key.empty()) keys.push_back(key);
+  return keys;
+}
+
 rc::Gen<Case> case_of(const OpSpec& op, DType dtype, CaseShape shape, Placements placements,
                       rc::Gen<ValueRecipe> values) {
   const OpSpec* op_ptr = &op;  // the table entry itself: Cases point into all_ops()
   return rc::gen::exec([=] {
-    const OpSpec& op = *op_ptr;
     Case c;
     c.op = op_ptr;
     c.dtype = dtype;
-    if (op.shape_rank == 3) {
-      const auto size = [&](std::int64_t max) { return shape.tails_only ? *tail_size_exactly(max) : *tail_size(max); };
-      c.shape = {size(std::min<std::int64_t>(shape.max_width, 130)), size(std::min<std::int64_t>(shape.max_width, 130)),
-                 size(shape.max_k)};
-    } else {
-      const std::int64_t width = shape.tails_only ? *tail_size_exactly(shape.max_width) : *tail_size(shape.max_width);
-      // Wide rows come in fewer of them, to keep one Case small.
-      const std::int64_t max_rows = std::max<std::int64_t>(1, std::min(shape.max_rows, 65536 / width));
-      c.shape = {*rc::gen::inRange<std::int64_t>(1, max_rows + 1), width};
-    }
-    for (int t = 0; t < op.tensor_count; ++t) {
-      const Layout2D l = c.layout(t);
-      if (placements != Placements::contiguous)
-        c.placement[t] = *placement(l.rows, l.cols, placements == Placements::any);
-    }
-    c.values = *values;
-    c.seed = *rc::gen::inRange<std::uint64_t>(0, 1000);
-    c.schedule = *schedule_seed();
+    Draw d{*op_ptr, shape, placements, values, c};
+    for (const auto& drawer : kDrawers)
+      if (drawer.draw) drawer.draw(d);
     return c;
   });
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <string_view>
 #include <vector>
 
 #include "core/case.hpp"
@@ -36,6 +37,9 @@ struct CaseShape {
 };
 
 enum class Placements { contiguous, any, not_contiguous };
+
+// The Case fields case_of gives (kCaseFields keys): drawn, or given by the property and pinning.
+std::vector<std::string_view> generator_fields();
 
 // A Case for op and dtype with generated shape, placements, values and seeds.
 rc::Gen<Case> case_of(const OpSpec& op, DType dtype, CaseShape shape, Placements placements,

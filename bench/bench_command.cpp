@@ -56,28 +56,6 @@ std::string shape_text(const std::vector<std::int64_t>& s) {
   return t;
 }
 
-bool parse_u64(std::string_view s, std::uint64_t& v) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
-std::vector<std::int64_t> parse_shape(std::string_view s) {
-  std::vector<std::int64_t> out;
-  std::size_t start = 0;
-  while (true) {
-    const auto x = s.find('x', start);
-    std::uint64_t v = 0;
-    if (!parse_u64(s.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start), v) || v == 0 ||
-        v > (1ull << 40))
-      throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK with sizes >= 1, e.g. 4096x1024)");
-    out.push_back(static_cast<std::int64_t>(v));
-    if (x == std::string_view::npos) break;
-    start = x + 1;
-  }
-  if (out.size() < 2 || out.size() > 3)
-    throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK, e.g. 4096x1024)");
-  return out;
-}
 
 // The timed inputs: the Case's recipe values at its layout (the values the gate checked), made
 // on the host in parallel and uploaded before any timing.
@@ -141,51 +119,12 @@ std::string utc_now() {
 
 }  // namespace
 
-int bench_command(std::span<const std::string_view> args) {
-  PlanOptions plan;
-  int reps = 50, warmup = 3;
-  std::string json_path, md_path;
-  bool seed_given = false;
-  std::uint64_t reference_budget = 1ull << 24;
-  try {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const std::string_view a = args[i];
-      const auto value = [&]() -> std::string_view {
-        if (i + 1 >= args.size()) throw InputError("option " + std::string(a) + " needs a value (see `kverify bench --help`)");
-        return args[++i];
-      };
-      const auto number = [&](std::uint64_t lo, std::uint64_t hi) {
-        const std::string_view v = value();
-        std::uint64_t n = 0;
-        if (!parse_u64(v, n) || n < lo || n > hi)
-          throw InputError("bad value '" + std::string(v) + "' for " + std::string(a) + " (accepted: an integer from " +
-                           std::to_string(lo) + " to " + std::to_string(hi) + ")");
-        return n;
-      };
-      if (a == "--op") plan.op = std::string(value());
-      else if (a == "--variant") plan.variant = std::string(value());
-      else if (a == "--dtype") {
-        const std::string_view d = value();
-        if (d == "f32") plan.dtype = DType::f32;
-        else if (d == "f16") plan.dtype = DType::f16;
-        else if (d == "bf16") plan.dtype = DType::bf16;
-        else throw InputError("bad --dtype '" + std::string(d) + "' (accepted: f32, f16, bf16)");
-      } else if (a == "--shape") plan.shape = parse_shape(value());
-      else if (a == "--reps") reps = static_cast<int>(number(1, 100000));
-      else if (a == "--warmup") warmup = static_cast<int>(number(0, 1000));
-      else if (a == "--gate-extra") plan.gate_extra = static_cast<int>(number(0, 100));
-      else if (a == "--seed") plan.seed = number(0, UINT64_MAX), seed_given = true;
-      else if (a == "--reference-budget") reference_budget = number(1, UINT64_MAX);
-      else if (a == "--json") json_path = std::string(value());
-      else if (a == "--md") md_path = std::string(value());
-      else if (a == "--quick") plan.quick = true;
-      else throw InputError("unknown option '" + std::string(a) + "' for bench (accepted: --op --variant --dtype --shape --reps --warmup "
-                            "--gate-extra --seed --reference-budget --json --md --quick; see `kverify bench --help`)");
-    }
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "kverify bench: %s\n", e.what());
-    return kBadInput;
-  }
+int run_bench(const BenchOptions& o) {
+  PlanOptions plan = o.plan;
+  const int reps = o.reps, warmup = o.warmup;
+  std::string json_path = o.json_path, md_path = o.md_path;
+  const bool seed_given = o.seed_given;
+  const std::uint64_t reference_budget = o.reference_budget;
   if (!seed_given) plan.seed = static_cast<std::uint64_t>(std::time(nullptr));
 
   BenchReport report;

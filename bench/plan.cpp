@@ -1,5 +1,7 @@
 #include "bench/plan.hpp"
 
+#include <charconv>
+
 #include "core/error.hpp"
 
 namespace kverify::bench {
@@ -23,7 +25,30 @@ std::string shape_text(const Shape& s) {
   return t;
 }
 
+bool parse_u64(std::string_view s, std::uint64_t& v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
 }  // namespace
+
+std::vector<std::int64_t> parse_bench_shape(std::string_view s) {
+  std::vector<std::int64_t> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto x = s.find('x', start);
+    std::uint64_t v = 0;
+    if (!parse_u64(s.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start), v) || v == 0 ||
+        v > (1ull << 40))
+      throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK with sizes >= 1, e.g. 4096x1024)");
+    out.push_back(static_cast<std::int64_t>(v));
+    if (x == std::string_view::npos) break;
+    start = x + 1;
+  }
+  if (out.size() < 2 || out.size() > 3)
+    throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK, e.g. 4096x1024)");
+  return out;
+}
 
 std::optional<Goal> bench_goal(const OpSpec& op, DType dtype, const std::vector<std::int64_t>& shape) {
   bool in_table = false;

@@ -37,6 +37,9 @@ struct PlannedCase {
 using Goal = BenchGoal;
 std::optional<Goal> bench_goal(const OpSpec& op, DType dtype, const std::vector<std::int64_t>& shape);
 
+// --shape's text, RxC or MxNxK; throws InputError naming it.
+std::vector<std::int64_t> parse_bench_shape(std::string_view text);
+
 // Throws InputError on a bad combination (unknown variant, a shape of the wrong rank, ...).
 // `skipped` collects Cases no chosen variant can take, with the reason.
 std::vector<PlannedCase> plan_cases(const PlanOptions& o, std::vector<std::string>* skipped);

@@ -1,26 +1,22 @@
-// For the cli fuzz target only: the commands that run for minutes stop here. `kverify check`
-// reaches run_check_catalogue after the command line has parsed and validated its options;
-// `kverify mutants` (its options are parsed inside mutants_command) is not fuzzed past the
-// command table. A new command of tools/kverify_main.cpp whose code lives outside the sources
-// fuzz/CMakeLists.txt lists for fuzz_cli needs its source there, or a stub here.
-#include <span>
-#include <string_view>
-
-#include "tools/check_catalogue.hpp"
+// For the cli fuzz target only: the engines that run for minutes stop here, after the command line
+// has parsed and validated their options (tools/*_command.cpp). A new command whose engine lives
+// outside the sources fuzz/CMakeLists.txt lists for fuzz_cli needs a stub here.
 #include "bench/bench_command.hpp"
-#include "tools/fault_report.hpp"
-#include "tools/gpu_commands.hpp"
-#include "tools/mutants_command.hpp"
-#include "tools/report_command.hpp"
+#include "check/catalogue.hpp"
+#include "gpu/commands.hpp"
+#include "mutation/mutants.hpp"
+#include "pipeline/fault_report.hpp"
+#include "report/report.hpp"
 
 namespace kverify {
 
 int run_check_catalogue(const CheckOptions&) { return 0; }
-int mutants_command(std::span<const std::string_view>) { return 0; }
-int bench_command(std::span<const std::string_view>) { return 0; }  // gates and times for minutes
-int report_command(std::span<const std::string_view>) { return 0; }  // sweeps for minutes, writes files
-int huge_command(std::span<const std::string_view>) { return 0; }   // gigabytes, minutes
-int agree_command(std::span<const std::string_view>) { return 0; }  // both backends, minutes
-void report_faults_of(const std::string&) {}  // libFuzzer keeps its own crash handlers
+int run_mutants(const MutantsOptions&) { return 0; }
+int run_bench(const BenchOptions&) { return 0; }  // gates and times for minutes
+int run_report(const ReportOptions&) { return 0; }  // sweeps for minutes, writes files
+int compare_reports(const std::string&, const std::string&) { return 0; }
+int run_huge(const HugeOptions&) { return 0; }    // gigabytes, minutes
+int run_agree(const AgreeOptions&) { return 0; }  // both backends, minutes
+void report_faults_of(const std::string&) {}      // libFuzzer keeps its own crash handlers
 
 }  // namespace kverify

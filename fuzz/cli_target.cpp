@@ -1,4 +1,4 @@
-// The cli target: the real command line (tools/kverify_main.cpp, its main() compiled as
+// The cli target: the real command line (tools/main.cpp, its main() compiled as
 // kverify_cli_main) on arguments decoded from the input, one argument per line. It must never
 // crash, never let an exception other than InputError escape, and only exit with 0..3.
 // `check` is stubbed (cli_stubs.cpp: the catalogue runs for minutes), `fuzz`/`replay` parse and
@@ -11,10 +11,12 @@
 
 #include "core/case.hpp"
 #include "core/error.hpp"
+#include "fuzz/dictionary.hpp"
+#include "fuzz/driver.hpp"
 #include "fuzz/targets.hpp"
-#include "tools/fuzz_commands.hpp"
+#include "tools/command.hpp"
 
-int kverify_cli_main(int argc, char** argv);  // tools/kverify_main.cpp's main
+int kverify_cli_main(int argc, char** argv);  // tools/main.cpp's main
 
 namespace kverify::fuzz {
 namespace {
@@ -111,9 +113,29 @@ InputResult run_cli(const std::uint8_t* data, std::size_t size) {
   return r;
 }
 
+// The command line's words for the dictionary: every command, option and choice of the tables.
+std::vector<std::string> command_words() {
+  std::vector<std::string> words = {"--help", "-h", "--", "case", "values", "--markdown"};
+  for (const cli::Command* c : cli::all_commands()) {
+    words.emplace_back(c->name);
+    for (const auto& o : c->options) {
+      words.emplace_back(o.name);
+      if (o.kind != cli::ValueKind::choice) continue;
+      std::string_view rest = o.accepted;
+      for (auto bar = rest.find('|'); ; bar = rest.find('|')) {
+        words.emplace_back(rest.substr(0, bar));
+        if (bar == std::string_view::npos) break;
+        rest.remove_prefix(bar + 1);
+      }
+    }
+  }
+  return words;
+}
+
 struct Register {
   Register() {
     cli_runner = &run_cli;
+    cli_tokens = &command_words;
     kverify::fuzz_commands_dry_run = true;
   }
 } register_cli;

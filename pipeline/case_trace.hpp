@@ -1,7 +1,7 @@
 // A hook called at the start of every Case the pipeline checks (run_case_with). `kverify check`'s
 // child processes set it to print each Case line before the Case runs, so that the parent can name
 // the Case that was running when a child died (device fault, signal) or when compute-sanitizer
-// reported an error (tools/check_isolation.cpp). Unset, it costs one branch.
+// reported an error (check/isolation.cpp). Unset, it costs one branch.
 #pragma once
 
 namespace kverify {

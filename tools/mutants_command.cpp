@@ -1,257 +1,38 @@
-#include "tools/mutants_command.hpp"
+// `kverify mutants`: the option table and the adapter to mutation/mutants.hpp.
+#include "mutation/mutants.hpp"
+#include "tools/command.hpp"
 
-#include <charconv>
-#include <cstdio>
-#include <cstdlib>
-#include <ctime>
-#include <filesystem>
-#include <fstream>
-#include <regex>
-#include <string>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <vector>
-
-#include "core/json_text.hpp"
-#include "core/error.hpp"
-#include "kernels/registry.hpp"
-#include "pipeline/execute.hpp"
-#include "properties/kernelbench.hpp"
-#include "properties/mutation.hpp"
-
-namespace kverify {
+namespace kverify::cli {
 namespace {
 
-// The short fuzz of one mutant: fuzz_run (the fuzz targets' harness and decoder without libFuzzer:
-// the op's corpus, then mutations of it and random inputs) on the mutant's op target, pinned to
-// the mutant, for at most --fuzz-time seconds.
-struct ShortFuzz {
-  std::string status = "not run";  // killed, survived, or "not run: <why>"
-  long execs = 0;
-  double seconds = 0;
-  std::string case_line;  // the finding's decoded Case
+constexpr Option kOptions[] = {
+    {"--backend", "emu|cuda", ValueKind::choice, "where the mutants run", "emu", "emu|cuda"},
+    {"--seed", "N", ValueKind::seed, "RapidCheck's seed", "2026"},
+    {"--budget", "N", ValueKind::whole, "cases per property", "30", "", 1, 100000},
+    {"--fuzz-time", "S", ValueKind::whole, "seconds of short fuzz per mutant (0: none)", "10", "", 0, 3600},
+    {"--out", "DIR", ValueKind::text, "where mutants.md and mutants.json go", "reports/<backend>/"},
 };
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
-namespace fs = std::filesystem;
-
-// fuzz_run of this build tree (build/tools/kverify -> build/fuzz/fuzz_run), or KVERIFY_FUZZ_RUN.
-fs::path fuzz_run_binary() {
-  if (const char* p = std::getenv("KVERIFY_FUZZ_RUN"); p && *p) return p;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path("fuzz_run") : exe.parent_path().parent_path() / "fuzz" / "fuzz_run";
-}
-
-// The op's seed corpus (corpus/<op>/ of the source tree), when it is there.
-fs::path corpus_of(const std::string& op) {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && fs::is_directory(exe.parent_path().parent_path().parent_path() / "corpus" / op, ec))
-    return exe.parent_path().parent_path().parent_path() / "corpus" / op;
-#ifdef KVERIFY_SOURCE_DIR
-  if (fs::is_directory(fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op, ec)) return fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op;
-#endif
-  return {};
-}
-
-ShortFuzz short_fuzz(const Variant& v, Backend backend, std::uint64_t seed, int seconds, const fs::path& artifacts) {
-  ShortFuzz f;
-  const fs::path bin = fuzz_run_binary();
-  std::error_code ec;
-  if (!fs::exists(bin, ec)) {
-    f.status = "not run: " + bin.string() + " is not built";
-    return f;
-  }
-  std::string cmd = shell_quote(bin.string()) + " " + std::string(v.op) + " --backend " + std::string(name(backend)) +
-                    " --variant " + std::string(v.name) + " --time " + std::to_string(seconds) + " --seed " +
-                    std::to_string(seed) + " --artifacts " + shell_quote(artifacts.string());
-  if (const fs::path corpus = corpus_of(std::string(v.op)); !corpus.empty()) cmd += " " + shell_quote(corpus.string());
-  cmd += " 2>&1";
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    while (const std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    const int status = pclose(p);
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::smatch m;
-    if (code == 1 && std::regex_search(out, m, std::regex("FINDING in \\S+ after (\\d+) execs \\(([0-9.]+) s\\)"))) {
-      f.status = "killed";
-      f.execs = std::stol(m[1]);
-      f.seconds = std::stod(m[2]);
-      if (std::regex_search(out, m, std::regex("\n  case: ([^\n]*)"))) f.case_line = m[1];
-    } else if (code == 0 && std::regex_search(out, m, std::regex(": (\\d+) execs in ([0-9.]+) s"))) {
-      f.status = "survived";
-      f.execs = std::stol(m[1]);
-      f.seconds = std::stod(m[2]);
-    } else {
-      std::string last = out.substr(0, out.find('\n'));
-      f.status = "not run: fuzz_run exit " + std::to_string(code) + (last.empty() ? "" : ": " + last);
-    }
-  } else {
-    f.status = "not run: cannot start " + bin.string();
-  }
-  return f;
-}
-
-struct Row {
-  std::string op, name, bug;
-  properties::Kill kill;
-  std::string shrunk;  // the failing Case line, pinned
-  properties::KernelBenchResult kb_f32, kb_bf16;
-  ShortFuzz fuzz;
-};
-
-std::string shrunk_case(const std::string& counterexample) {
-  const std::string marker = "reproduce: ./kverify run '";
-  const auto at = counterexample.find(marker);
-  if (at == std::string::npos) return "";
-  const auto start = at + marker.size();
-  return counterexample.substr(start, counterexample.find('\'', start) - start);
+int mutants(const ParsedOptions& p) {
+  MutantsOptions o;
+  if (p.text("--backend", "emu") == "cuda") o.backend = Backend::cuda;
+  o.seed = p.seed("--seed", o.seed);
+  o.budget = static_cast<int>(p.whole("--budget", o.budget));
+  o.fuzz_time = static_cast<int>(p.whole("--fuzz-time", o.fuzz_time));
+  o.out_dir = p.text("--out", "");
+  return run_mutants(o);
 }
 
 }  // namespace
 
-int mutants_command(std::span<const std::string_view> args) {
-  Backend backend = Backend::emu;
-  std::uint64_t seed = 2026;
-  int budget = 30;
-  int fuzz_time = 10;  // seconds of short fuzz per mutant; 0: none
-  std::string out_dir;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const auto value = [&]() -> std::string_view {
-      if (i + 1 >= args.size()) throw InputError("option " + std::string(args[i]) + " needs a value");
-      return args[++i];
-    };
-    const auto number = [&](std::string_view flag, std::string_view v, auto& into) {
-      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), into);
-      if (ec != std::errc() || end != v.data() + v.size())
-        throw InputError("option " + std::string(flag) + " " + std::string(v) + ": accepted a whole number");
-    };
-    if (args[i] == "--backend") {
-      const auto b = value();
-      if (b == "emu") backend = Backend::emu;
-      else if (b == "cuda") backend = Backend::cuda;
-      else throw InputError("option --backend " + std::string(b) + ": accepted emu, cuda");
-    } else if (args[i] == "--seed") {
-      number("--seed", value(), seed);
-    } else if (args[i] == "--budget") {
-      number("--budget", value(), budget);
-      if (budget < 1) throw InputError("option --budget: accepted a number of cases >= 1");
-    } else if (args[i] == "--fuzz-time") {
-      number("--fuzz-time", value(), fuzz_time);
-      if (fuzz_time < 0) throw InputError("option --fuzz-time: accepted a number of seconds >= 0 (0: no short fuzz)");
-    } else if (args[i] == "--out") {
-      out_dir = std::string(value());
-    } else {
-      throw InputError("kverify mutants: unknown argument '" + std::string(args[i]) + "' (see ./kverify mutants --help)");
-    }
-  }
-  if (std::string why; !backend_available(backend, &why)) {
-    std::printf("NOT RUN  %s: %s\n", std::string(name(backend)).c_str(), why.c_str());
-    return 3;
-  }
-  if (out_dir.empty()) out_dir = "reports/" + std::string(backend == Backend::emu ? "emu" : "h200");
+const Command kMutantsCommand{
+    "mutants", {"", 0, 0}, "the mutation self-test: every mutant against the catalogue",
+    "Runs the property catalogue against every mutant of kernels/<op>/mutants/ (deliberately wrong\n"
+    "variants, one bug class each; registered with kverify_add_variant(... MUTANT \"<bug class>\")) until a\n"
+    "property fails, a KernelBench-style check (5 random normal trials at one power-of-two shape,\n"
+    "allclose 1e-4 for f32, 1e-2 for bf16; n/a for a dtype the mutant does not take) beside it, and,\n"
+    "separately, a short fuzz: fuzz_run on the mutant's op target pinned to the mutant. The mutant_gpuv_*\n"
+    "ones are left to the GPU-side tools that kill them (check --sanitize, huge, fault isolation).\n",
+    kOptions, "0 every mutant killed by the catalogue, 1 a mutant survived, 2 bad input, 3 not run here", &mutants};
 
-  std::vector<Row> rows;
-  int survivors = 0, fuzz_killed = 0, fuzz_ran = 0;
-  std::error_code tmp_ec;
-  const fs::path artifacts = fs::temp_directory_path(tmp_ec) / ("kverify-mutants-fuzz-" + std::to_string(getpid()));
-  for (const auto& v : mutant_variants()) {
-    if (killed_by_gpu_tools(v)) continue;  // left to compute-sanitizer, fault isolation, huge Cases (README)
-    Row row{std::string(v.op), std::string(v.name), std::string(v.strategy)};
-    std::fprintf(stderr, "  %s/%s ...", row.op.c_str(), row.name.c_str());
-    row.kill = properties::kill_mutant(v, backend, seed, budget);
-    row.shrunk = shrunk_case(row.kill.counterexample);
-    row.kb_f32 = properties::kernelbench_check(v, DType::f32, backend);
-    row.kb_bf16 = properties::kernelbench_check(v, DType::bf16, backend);
-    survivors += !row.kill.killed;
-    std::fprintf(stderr, " %s", row.kill.killed ? ("killed by " + row.kill.property).c_str() : "SURVIVED");
-    if (fuzz_time > 0) {
-      std::fprintf(stderr, "; short fuzz ...");
-      row.fuzz = short_fuzz(v, backend, seed, fuzz_time, artifacts);
-      fuzz_ran += row.fuzz.status == "killed" || row.fuzz.status == "survived";
-      fuzz_killed += row.fuzz.status == "killed";
-      std::fprintf(stderr, " %s", row.fuzz.status.c_str());
-    } else {
-      row.fuzz.status = "not run: --fuzz-time 0";
-    }
-    std::fprintf(stderr, "\n");
-    rows.push_back(row);
-  }
-
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-
-  std::string md = "# Mutation self-test (" + std::string(name(backend)) + ", " + date + ", seed " +
-                   std::to_string(seed) + ", " + std::to_string(budget) + " cases per property)\n\n"
-                   "| mutant | bug class | catalogue | first property to fail | cases | seconds | shrunk Case | "
-                   "KernelBench-style f32 | KernelBench-style bf16 |\n|---|---|---|---|---|---|---|---|---|\n";
-  int kb_caught_f32 = 0, kb_caught_bf16 = 0, kb_applies_f32 = 0, kb_applies_bf16 = 0;
-  const auto kb_cell = [](const properties::KernelBenchResult& k) {
-    return std::string(!k.applies ? "n/a" : k.caught ? "caught" : "**passed**");
-  };
-  for (const auto& r : rows) {
-    char secs[16];
-    std::snprintf(secs, sizeof secs, "%.2f", r.kill.seconds);
-    kb_caught_f32 += r.kb_f32.caught;
-    kb_caught_bf16 += r.kb_bf16.caught;
-    kb_applies_f32 += r.kb_f32.applies;
-    kb_applies_bf16 += r.kb_bf16.applies;
-    md += "| " + r.op + "/" + r.name + " | " + r.bug + " | " + (r.kill.killed ? "killed" : "**survived**") + " | " +
-          r.kill.property + " | " + std::to_string(r.kill.cases) + " | " + secs + " | `" + r.shrunk + "` | " +
-          kb_cell(r.kb_f32) + " | " + kb_cell(r.kb_bf16) + " |\n";
-  }
-  md += "\nCatalogue: " + std::to_string(rows.size() - survivors) + " of " + std::to_string(rows.size()) +
-        " killed. KernelBench-style check (5 random normal trials at one power-of-two shape, allclose 1e-4 f32 / "
-        "1e-2 bf16): " + std::to_string(kb_caught_f32) + " of " + std::to_string(kb_applies_f32) + " caught in f32, " +
-        std::to_string(kb_caught_bf16) + " of " + std::to_string(kb_applies_bf16) +
-        " in bf16 (n/a: the mutant does not take that dtype).\n";
-
-  md += "\n## Short fuzz (" + (fuzz_time > 0 ? "fuzz_run, at most " + std::to_string(fuzz_time) + " s per mutant" : std::string("not run")) +
-        ")\n\nThe mutant's op target of fuzz/ pinned to the mutant (fuzz_run --variant: the op's corpus, then mutations "
-        "and random inputs, no coverage guidance), seed " + std::to_string(seed) + ".\n\n"
-        "| mutant | short fuzz | execs | seconds | the finding's Case |\n|---|---|---|---|---|\n";
-  for (const auto& r : rows) {
-    char secs[16];
-    std::snprintf(secs, sizeof secs, "%.1f", r.fuzz.seconds);
-    const bool ran = r.fuzz.status == "killed" || r.fuzz.status == "survived";
-    md += "| " + r.op + "/" + r.name + " | " + (r.fuzz.status == "survived" ? "**survived**" : r.fuzz.status) + " | " +
-          (ran ? std::to_string(r.fuzz.execs) : "") + " | " + (ran ? secs : "") + " | " +
-          (r.fuzz.case_line.empty() ? "" : "`" + r.fuzz.case_line + "`") + " |\n";
-  }
-  md += "\nShort fuzz: " + std::to_string(fuzz_killed) + " of " + std::to_string(fuzz_ran) + " fuzzed mutants killed" +
-        (fuzz_ran < static_cast<int>(rows.size()) ? " (" + std::to_string(rows.size() - fuzz_ran) + " not run)" : "") +
-        ". Informational: the exit status is the catalogue's.\n";
-  fs::remove_all(artifacts, tmp_ec);
-
-  std::string json = "{\n  \"backend\": \"" + std::string(name(backend)) + "\", \"date\": \"" + date +
-                     "\", \"seed\": " + std::to_string(seed) + ", \"cases_per_property\": " + std::to_string(budget) +
-                     ", \"short_fuzz_seconds\": " + std::to_string(fuzz_time) + ",\n  \"mutants\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    json += std::string(i ? ",\n    " : "\n    ") + "{\"op\": \"" + r.op + "\", \"mutant\": \"" + r.name +
-            "\", \"bug\": " + json_quote(r.bug) + ", \"killed\": " + (r.kill.killed ? "true" : "false") +
-            ", \"property\": \"" + r.kill.property + "\", \"cases\": " + std::to_string(r.kill.cases) +
-            ", \"seconds\": " + std::to_string(r.kill.seconds) + ", \"shrunk_case\": " + json_quote(r.shrunk) +
-            ", \"kernelbench_f32_caught\": " + (!r.kb_f32.applies ? "null" : r.kb_f32.caught ? "true" : "false") +
-            ", \"kernelbench_bf16_caught\": " + (!r.kb_bf16.applies ? "null" : r.kb_bf16.caught ? "true" : "false") + ", \"short_fuzz\": {\"status\": " +
-            json_quote(r.fuzz.status) + ", \"execs\": " + std::to_string(r.fuzz.execs) + ", \"seconds\": " +
-            std::to_string(r.fuzz.seconds) + ", \"case\": " + json_quote(r.fuzz.case_line) + "}}";
-  }
-  json += "\n  ]\n}\n";
-  std::ofstream(out_dir + "/mutants.md") << md;
-  std::ofstream(out_dir + "/mutants.json") << json;
-  std::printf("%s\nwritten: %s/mutants.md, %s/mutants.json\n", md.c_str(), out_dir.c_str(), out_dir.c_str());
-  return survivors > 0 ? 1 : 0;
-}
-
-}  // namespace kverify
+}  // namespace kverify::cli

@@ -11,12 +11,12 @@ check() {  # check PATTERN ARGS...: exit 2 and stderr matching PATTERN
   fi
 }
 check "unknown option '--nosuch'" --nosuch
-check "bad --dtype 'f8'" --dtype f8
-check "bad --shape '0x5'" --op softmax --shape 0x5
+check "option --dtype 'f8': not a storage dtype" --dtype f8
+check "option --shape '0x5'" --op softmax --shape 0x5
 check "does not fit op softmax" --op softmax --shape 4x4x4
-check "unknown --variant 'nosuch'" --variant nosuch
-check "unknown --op 'conv'" --op conv
-check "bad value '0' for --reps" --reps 0
+check "option --variant 'nosuch'" --variant nosuch
+check "option --op 'conv': not an op" --op conv
+check "option --reps '0': too small" --reps 0
 check "needs a value" --reps
 check "needs --op" --shape 4x4
 exit $fail

@@ -15,14 +15,14 @@ expect 0 "^PASS" -- run 'op=softmax dtype=f32 shape=3x1000 backend=emu'
 expect 0 "^PASS" -- run op=softmax shape=2x7 dtype=bf16 backend=emu
 expect 2 "^kverify run: bad Case token 'shape=0x5': .*accepted" -- run 'op=softmax shape=0x5'
 expect 2 "^kverify run: bad Case token 'op=nosuch': unknown op 'nosuch' \(accepted: softmax" -- run 'op=nosuch'
-expect 2 "no Case given" -- run
+expect 2 "missing .<case line>." -- run
 expect 2 "unknown key 'colour'" -- run 'op=softmax shape=2x2 colour=red'
 expect 2 "'abc' is not a seed" -- run 'op=softmax shape=2x2 seed=abc'
 expect 2 "share an address" -- run 'op=softmax shape=4x5 y.strides=1,1'
 expect 2 "unknown variant 'nosuch'" -- run 'op=softmax shape=4x5 variant=nosuch'
 expect 2 "takes at most 1024 columns" -- run 'op=softmax shape=4x5000 variant=warp_per_row backend=emu'
 expect 2 "unknown command" -- frobnicate
-expect 2 "accepted emu, cuda, all" -- check --backend gpu
+expect 2 "option --backend .gpu.: .*accepted: emu, cuda, all" -- check --backend gpu
 expect 0 "usage: ./kverify run" -- run --help
 expect 0 "usage: ./kverify check" -- check --help
 expect 0 "x.strides|<t>.strides" -- help case

@@ -1,0 +1,154 @@
+#include "check/catalogue.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/run_case.hpp"
+#include "reference/baseline.hpp"
+#include "check/isolation.hpp"
+#include "check/report.hpp"
+#include "check/skips.hpp"
+
+namespace kverify {
+
+int run_properties(const CheckOptions& options, Backend backend, CheckReport& report);
+
+namespace {
+
+// Part (1): the boundary Cases on every production variant (or the one asked for).
+int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport& report) {
+  std::map<std::string, CheckReport::BoundaryRow> rows;  // "op/variant dtype"
+  int failed = 0;
+  int to_skip = options.skip_cases;  // a child restarted after a fault goes on after the faulting Case
+  for (const auto& variant : all_variants()) {
+    if (options.op && variant.op != *options.op) continue;
+    if (options.variant ? variant.name != *options.variant : variant.mutant) continue;
+    const auto lines = boundary_case_lines(*find_op(variant.op));
+    int done = 0;
+    for (const auto& line : lines) {
+      Case c = parse_case(line);
+      c.backend = backend;
+      c.variant = std::string(variant.name);
+      ++done;
+      if ((options.dtype && c.dtype != *options.dtype) || unsupported(variant, c, backend)) continue;
+      if (to_skip > 0) {
+        --to_skip;
+        continue;
+      }
+      Verdict v;
+      try {
+        v = run_case(c);
+      } catch (const std::exception& e) {  // one Case that cannot be checked never stops the rest
+        v.outcome = Outcome::fail;
+        v.subject = std::string(variant.op) + "/" + std::string(variant.name) + " on " + std::string(name(backend));
+        v.reason = std::string("could not be checked: ") + e.what();
+        v.reproduce = c.to_text();
+      }
+      std::string key = std::string(variant.op) + "/" + std::string(variant.name) + " " + std::string(name(c.dtype));
+      if (options.child) key += " #" + std::to_string(done);  // one row per Case: the parent merges them
+      CheckReport::BoundaryRow& row = rows[key];
+      row.backend = std::string(name(backend));
+      row.variant = std::string(variant.op) + "/" + std::string(variant.name);
+      row.dtype = std::string(name(c.dtype));
+      ++row.cases;
+      if (v.outcome == Outcome::pass) {
+        ++row.passed;
+      } else {
+        ++failed;
+        report.failures.push_back({row.backend, "boundary case", format(v), "./kverify run '" + v.reproduce + "'"});
+      }
+      row.worst_ulp = std::max(row.worst_ulp, v.stats.max_ulp);
+      row.worst_margin = std::max(row.worst_margin, v.stats.worst_margin);
+      if (v.stats.baseline_kernel_ulps >= 0)  // share of the baseline rule's allowance used: 1 is the limit
+        row.worst_baseline = std::max(row.worst_baseline, v.stats.baseline_kernel_ulps /
+                                                              (kBaselineFactor * v.stats.baseline_eager_ulps + kBaselineSlack));
+      if (options.child) {  // send this Case's row now: the next Case may take the child down
+        report.boundary.push_back(row);
+        rows.erase(key);
+        child_flush(report);
+      }
+      if (done % 40 == 0 || done == static_cast<int>(lines.size()))
+        std::fprintf(stderr, "  %s boundary cases %s/%s: %d/%zu\n", std::string(name(backend)).c_str(),
+                     std::string(variant.op).c_str(), std::string(variant.name).c_str(), done, lines.size());
+    }
+  }
+  for (auto& [key, row] : rows) report.boundary.push_back(row);
+  return failed;
+}
+
+}  // namespace
+
+int finish_check(const CheckOptions& options, CheckReport& report);
+
+int run_check_catalogue(const CheckOptions& options) {
+  if (options.child) {  // one backend, one variant; results as protocol lines (check_isolation.cpp)
+    CheckReport report;
+    const Backend backend = options.backends.at(0);
+    child_begin(backend);
+    if (std::string why; !backend_available(backend, &why)) {
+      std::printf("@kv notrun %s\n", why.c_str());
+      child_done();
+      return 3;
+    }
+    int failed = 0;
+    if (options.boundary_cases && !options.property && options.first_part == 0) {
+      child_part(0);
+      failed += run_boundary_cases(options, backend, report);
+    }
+    failed += run_properties(options, backend, report);
+    child_flush(report);
+    child_done();
+    return failed > 0 ? 1 : 0;
+  }
+  if (options.isolate || !options.sanitize.empty()) return run_check_isolated(options);
+  std::vector<Backend> backends = options.backends;
+  if (backends.empty()) {
+    backends.push_back(Backend::emu);
+    if (backend_available(Backend::cuda, nullptr)) backends.push_back(Backend::cuda);
+  }
+  CheckReport report;
+  int failed = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (Backend backend : backends) {
+    if (std::string why; !backend_available(backend, &why)) {
+      report.not_run.push_back(std::string(name(backend)) + ": " + why);
+      continue;
+    }
+    if (note_variants_not_on_backend(options, backend, report)) continue;
+    if (options.boundary_cases && !options.property) failed += run_boundary_cases(options, backend, report);
+    failed += run_properties(options, backend, report);
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  (void)failed;  // every failure is in report.failures
+  return finish_check(options, report);
+}
+
+// Prints the failures, the tables and the JSON; returns the exit code (shared with the isolated run).
+int finish_check(const CheckOptions& options, CheckReport& report) {
+  const int failed = static_cast<int>(report.failures.size());
+  for (const auto& f : report.failures)
+    std::printf("FAILED %s on %s\n%s\n  replay: %s\n\n", f.what.c_str(), f.backend.c_str(), f.message.c_str(),
+                f.replay.c_str());
+  report.print_tables();
+  if (std::string error; !report.write_json(options.json_path, &error))
+    std::fprintf(stderr, "kverify check: could not write %s: %s\n", options.json_path.c_str(), error.c_str());
+  else
+    std::printf("summary written to %s\n", options.json_path.c_str());
+  int passed = 0;
+  for (const auto& r : report.boundary) passed += r.passed;
+  for (const auto& r : report.properties) passed += r.ok && r.cases > 0;
+  std::printf("%d passed, %d failed (%.1f s)\n", passed, failed, report.seconds);
+  if (failed > 0) return 1;
+  if (options.backends_requested && !report.not_run.empty()) return 3;
+  if (report.boundary.empty() && report.properties.empty()) {
+    std::printf("nothing was checked: no variant or property matched the filters\n");
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace kverify

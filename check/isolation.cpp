@@ -1,0 +1,397 @@
+// Fault isolation and sanitized runs for `kverify check`: see check_isolation.hpp.
+#include "check/isolation.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/case_trace.hpp"
+#include "pipeline/execute.hpp"
+#include "properties/catalogue.hpp"
+#include "check/skips.hpp"
+
+extern char** environ;
+
+namespace kverify {
+namespace {
+
+constexpr int kSanitizerExit = 86;  // compute-sanitizer's --error-exitcode: tells its findings from ours
+constexpr int kFaultExit = 70;      // a child that found its CUDA context lost
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '\\') out += "\\\\";
+    else if (ch == '\n') out += "\\n";
+    else if (ch == '\t') out += "\\t";
+    else out += ch;
+  }
+  return out;
+}
+
+std::string unescape(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out += s[i];
+      continue;
+    }
+    const char n = s[++i];
+    out += n == 'n' ? '\n' : n == 't' ? '\t' : n;
+  }
+  return out;
+}
+
+std::vector<std::string> split_tabs(const std::string& s) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (;;) {
+    const auto tab = s.find('\t', start);
+    fields.push_back(unescape(s.substr(start, tab == std::string::npos ? std::string::npos : tab - start)));
+    if (tab == std::string::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+// ---- the child side ----
+struct ChildState {
+  bool last_on_cuda = false;
+  std::string last_case;
+  std::size_t boundary_sent = 0, properties_sent = 0, failures_sent = 0;
+};
+ChildState& child() {
+  static ChildState s;
+  return s;
+}
+
+// A sticky CUDA error left by the previous Case: every later Case would fail too. Say which
+// error and stop; the parent records it on the Case that was running and starts a fresh child.
+void check_context() {
+  if (!child().last_on_cuda) return;
+  if (std::string why; device_context_lost(Backend::cuda, &why)) {
+    std::printf("@kv fault %s\n", escape(why).c_str());
+    std::fflush(stdout);
+    std::_Exit(kFaultExit);
+  }
+}
+
+void child_trace(const Case& c) {
+  check_context();
+  child().last_case = c.to_text();
+  child().last_on_cuda = c.backend == Backend::cuda;
+  std::printf("@kv case %s\n", child().last_case.c_str());
+  std::fflush(stdout);
+}
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string signal_text(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return std::string("signal ") + (abbrev ? std::string("SIG") + abbrev : std::to_string(sig)) + " (" + strsignal(sig) + ")";
+}
+
+}  // namespace
+
+void child_begin(Backend) {
+  case_trace_hook() = &child_trace;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+}
+
+void child_part(int part) {
+  check_context();
+  std::printf("@kv part %d\n", part);
+  std::fflush(stdout);
+}
+
+void child_flush(CheckReport& r) {
+  check_context();  // a fault in the last Case of a part is not reported as that part's pass
+  auto& s = child();
+  for (; s.boundary_sent < r.boundary.size(); ++s.boundary_sent) {
+    const auto& b = r.boundary[s.boundary_sent];
+    std::printf("@kv boundary %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", escape(b.backend).c_str(), escape(b.variant).c_str(),
+                escape(b.dtype).c_str(), b.cases, b.passed, number(b.worst_ulp).c_str(), number(b.worst_margin).c_str(),
+                number(b.worst_baseline).c_str());
+  }
+  for (; s.properties_sent < r.properties.size(); ++s.properties_sent) {
+    const auto& p = r.properties[s.properties_sent];
+    std::printf("@kv property %s\t%s\t%s\t%ld\t%ld\t%s\t%d\n", escape(p.backend).c_str(), escape(p.property).c_str(),
+                escape(p.variant).c_str(), p.cases, p.passed, number(p.worst_margin).c_str(), p.ok ? 1 : 0);
+  }
+  for (; s.failures_sent < r.failures.size(); ++s.failures_sent) {
+    const auto& f = r.failures[s.failures_sent];
+    std::printf("@kv failure %s\t%s\t%s\t%s\n", escape(f.backend).c_str(), escape(f.what).c_str(), escape(f.message).c_str(),
+                escape(f.replay).c_str());
+  }
+  std::fflush(stdout);
+}
+
+void child_done() {
+  check_context();
+  std::printf("@kv done\n");
+  std::fflush(stdout);
+}
+
+void ChildTranscript::feed(const std::string& line) {
+  if (line.rfind("@kv ", 0) != 0) {
+    // compute-sanitizer's records: "========= <finding>" starts one, "=========     <detail>" continues it.
+    if (line.rfind("========= ", 0) == 0) {
+      const std::string body = line.substr(10);
+      const bool summary = body.rfind("COMPUTE-SANITIZER", 0) == 0 || body.find("SUMMARY:") != std::string::npos ||
+                           body.empty();
+      if (summary) return;
+      if (body[0] != ' ' || findings.empty()) {
+        if (body[0] == ' ') return;  // a detail line with no finding before it
+        findings.push_back({running.empty() ? "(before the first Case)" : running, {body}});
+      } else if (findings.back().second.size() < 12) {
+        findings.back().second.push_back(body);
+      }
+      return;
+    }
+    tail.push_back(line);
+    if (tail.size() > 6) tail.erase(tail.begin());
+    return;
+  }
+  const auto space = line.find(' ', 4);
+  const std::string kind = line.substr(4, space == std::string::npos ? std::string::npos : space - 4);
+  const std::string rest = space == std::string::npos ? "" : line.substr(space + 1);
+  if (kind == "case") {
+    running = rest;
+    ++cases_in_part;
+  } else if (kind == "part") {
+    part = std::atoi(rest.c_str());
+    cases_in_part = 0;
+  } else if (kind == "fault") {
+    fault = unescape(rest);
+  } else if (kind == "done") {
+    done = true;
+  } else if (kind == "boundary") {
+    const auto f = split_tabs(rest);
+    if (f.size() < 8) return;
+    report.boundary.push_back({f[0], f[1], f[2], std::atoi(f[3].c_str()), std::atoi(f[4].c_str()), std::strtod(f[5].c_str(), nullptr),
+                               std::strtod(f[6].c_str(), nullptr), std::strtod(f[7].c_str(), nullptr)});
+  } else if (kind == "property") {
+    const auto f = split_tabs(rest);
+    if (f.size() < 7) return;
+    report.properties.push_back({f[0], f[1], f[2], std::atol(f[3].c_str()), std::atol(f[4].c_str()),
+                                 std::strtod(f[5].c_str(), nullptr), f[6] == "1"});
+  } else if (kind == "failure") {
+    const auto f = split_tabs(rest);
+    if (f.size() < 4) return;
+    report.failures.push_back({f[0], f[1], f[2], f[3]});
+  }
+}
+
+std::string find_compute_sanitizer() {
+  if (const char* env = std::getenv("KVERIFY_COMPUTE_SANITIZER"); env && *env)
+    return access(env, X_OK) == 0 ? std::string(env) : std::string();
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (!dir.empty() && access((dir + "/compute-sanitizer").c_str(), X_OK) == 0) return dir + "/compute-sanitizer";
+  }
+  if (access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0) return "/usr/local/cuda/bin/compute-sanitizer";
+  return "";
+}
+
+namespace {
+
+std::string self_exe() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) throw std::runtime_error("cannot find this executable (/proc/self/exe) to start child processes");
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+// Runs argv with stdout+stderr on one pipe, feeds each line to the transcript and passes the lines
+// that are not protocol to our stderr (progress). Returns the wait status.
+int run_child(const std::vector<std::string>& argv, ChildTranscript& t) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (err != 0) {
+    close(fds[0]);
+    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(err));
+  }
+  FILE* in = fdopen(fds[0], "r");
+  char* line = nullptr;
+  std::size_t cap = 0;
+  for (ssize_t n; (n = getline(&line, &cap, in)) > 0;) {
+    std::string s(line, static_cast<std::size_t>(n));
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    if (s.rfind("@kv ", 0) != 0) std::fprintf(stderr, "%s\n", s.c_str());
+    t.feed(s);
+  }
+  std::free(line);
+  std::fclose(in);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+std::string how_it_ended(int status, const ChildTranscript& t) {
+  if (!t.fault.empty()) return t.fault;
+  if (WIFSIGNALED(status)) return signal_text(WTERMSIG(status));
+  std::string why = "the child exited with status " + std::to_string(WEXITSTATUS(status)) + " before finishing";
+  for (const auto& l : t.tail)  // e.g. "==123==ERROR: AddressSanitizer: SEGV on unknown address ..."
+    if (l.find("ERROR") != std::string::npos || l.find("Sanitizer") != std::string::npos) return why + ": " + l;
+  return why;
+}
+
+}  // namespace
+
+int finish_check(const CheckOptions& options, CheckReport& report);  // check_catalogue.cpp
+
+int run_check_isolated(const CheckOptions& options) {
+  std::string sanitizer;
+  if (!options.sanitize.empty()) {
+    for (Backend b : options.backends)
+      if (b != Backend::cuda)
+        throw InputError("--sanitize " + options.sanitize +
+                         " needs --backend cuda (compute-sanitizer checks GPU kernels; emu has its own ASan/TSan flavors)");
+    sanitizer = find_compute_sanitizer();
+    if (sanitizer.empty()) {
+      std::printf("NOT RUN: --sanitize %s needs compute-sanitizer, found neither on PATH nor in /usr/local/cuda/bin%s\n",
+                  options.sanitize.c_str(), std::getenv("KVERIFY_COMPUTE_SANITIZER") ? " (KVERIFY_COMPUTE_SANITIZER is set but not executable)" : "");
+      return 3;
+    }
+    if (options.sanitize == "initcheck") setenv("KVERIFY_UNFILLED_WORKSPACE", "1", 1);  // see pipeline/execute.cpp
+  }
+  std::vector<Backend> backends = options.backends;
+  if (backends.empty()) {
+    backends.push_back(Backend::emu);
+    if (backend_available(Backend::cuda, nullptr)) backends.push_back(Backend::cuda);
+  }
+  const std::string exe = self_exe();
+  CheckReport report;
+  std::map<std::string, std::size_t> row_of;  // boundary rows merged by backend/variant/dtype
+  const auto start = std::chrono::steady_clock::now();
+
+  for (Backend backend : backends) {
+    if (std::string why; !backend_available(backend, &why)) {
+      report.not_run.push_back(std::string(name(backend)) + ": " + why);
+      continue;
+    }
+    note_variants_not_on_backend(options, backend, report);
+    std::vector<const Variant*> variants;
+    for (const auto& v : all_variants()) {
+      if (options.op && v.op != *options.op) continue;
+      if (options.variant ? v.name != *options.variant : v.mutant) continue;
+      if (!variant_not_on_backend(v, backend).empty()) continue;  // noted above
+      variants.push_back(&v);
+    }
+    for (const Variant* v : variants) {
+      int parts = 1;  // part 0: the boundary Cases; part i: the i-th property of the op
+      for (const auto& p : properties::all_properties())
+        if (p.op->name == v->op && (!options.property || p.name == *options.property)) ++parts;
+      int first_part = 0, skip_cases = 0;
+      while (first_part < parts) {
+        std::vector<std::string> argv;
+        if (!sanitizer.empty()) {
+          argv = {sanitizer, "--tool", options.sanitize, "--error-exitcode", std::to_string(kSanitizerExit),
+                  "--print-limit", "20"};
+          if (options.sanitize == "memcheck") argv.insert(argv.end(), {"--leak-check", "no"});
+        }
+        argv.insert(argv.end(), {exe, "check", "--child", "--backend", std::string(name(backend)), "--op", std::string(v->op),
+                                 "--variant", std::string(v->name), "--seed", std::to_string(options.seed), "--first-part",
+                                 std::to_string(first_part), "--skip-cases", std::to_string(skip_cases)});
+        if (options.dtype) argv.insert(argv.end(), {"--dtype", std::string(name(*options.dtype))});
+        if (options.property) argv.insert(argv.end(), {"--property", *options.property});
+        if (!options.boundary_cases) argv.push_back("--properties-only");
+        if (options.seconds > 0) {  // the time budget, shared out over the children of this backend
+          const long share = std::max(1L, static_cast<long>(options.seconds / static_cast<double>(variants.size())));
+          argv.insert(argv.end(), {"--budget", std::to_string(share) + "s"});
+        } else {
+          argv.insert(argv.end(), {"--budget", std::to_string(options.cases)});
+        }
+        ChildTranscript t;
+        t.part = first_part;
+        const int status = run_child(argv, t);
+        for (auto& b : t.report.boundary) {
+          const std::string key = b.backend + " " + b.variant + " " + b.dtype;
+          if (auto it = row_of.find(key); it != row_of.end()) {
+            auto& row = report.boundary[it->second];
+            row.cases += b.cases;
+            row.passed += b.passed;
+            row.worst_ulp = std::max(row.worst_ulp, b.worst_ulp);
+            row.worst_margin = std::max(row.worst_margin, b.worst_margin);
+            row.worst_baseline = std::max(row.worst_baseline, b.worst_baseline);
+          } else {
+            row_of[key] = report.boundary.size();
+            report.boundary.push_back(b);
+          }
+        }
+        report.properties.insert(report.properties.end(), t.report.properties.begin(), t.report.properties.end());
+        report.failures.insert(report.failures.end(), t.report.failures.begin(), t.report.failures.end());
+        for (const auto& [case_line, lines] : t.findings) {
+          std::string message = "FAIL  " + options.sanitize + " reported an error while this Case ran on " +
+                                std::string(name(backend)) + "\n  Case: " + case_line;
+          for (const auto& l : lines) message += "\n  | " + l;
+          report.failures.push_back({std::string(name(backend)), "compute-sanitizer " + options.sanitize, message,
+                                     "compute-sanitizer --tool " + options.sanitize + " ./kverify run '" + case_line + "'"});
+        }
+        const bool clean_exit = WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1 ||
+                                                      (!sanitizer.empty() && WEXITSTATUS(status) == kSanitizerExit));
+        if (t.done && clean_exit) {
+          if (!sanitizer.empty() && WEXITSTATUS(status) == kSanitizerExit && t.findings.empty())
+            report.failures.push_back({std::string(name(backend)), "compute-sanitizer " + options.sanitize,
+                                       "FAIL  compute-sanitizer exited with its error code but no record could be attributed to a Case",
+                                       "compute-sanitizer --tool " + options.sanitize + " " + exe + " check --backend cuda --variant " +
+                                           std::string(v->name)});
+          break;
+        }
+        // The child died: the Case that was running is a device fault; a fresh child goes on after it.
+        const std::string how = how_it_ended(status, t);
+        std::string part_name = "the boundary Cases";
+        for (int k = 0; const auto& p : properties::all_properties())
+          if (p.op->name == v->op && (!options.property || p.name == *options.property) && ++k == t.part) part_name = std::string(p.name);
+        const std::string running = t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
+        report.failures.push_back({std::string(name(backend)), "device fault",
+                                   "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " + std::string(name(backend)) +
+                                       ": device fault: " + how + "\n  the Case that was running: " + running,
+                                   t.running.empty() ? "(none)" : "./kverify run '" + t.running + "'"});
+        std::fprintf(stderr, "  device fault in a child (%s) while running: %s; continuing in a fresh child\n", how.c_str(),
+                     running.c_str());
+        if (t.part == 0 && !t.running.empty()) {
+          skip_cases = (t.part == first_part ? skip_cases : 0) + t.cases_in_part;
+          first_part = 0;
+        } else {
+          first_part = t.part + 1;
+          skip_cases = 0;
+        }
+      }
+    }
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return finish_check(options, report);
+}
+
+}  // namespace kverify

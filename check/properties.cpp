@@ -1,0 +1,98 @@
+// Part (2) of `kverify check`: the property catalogue through RapidCheck, with budgets, progress,
+// the property x variant table, and each failure's shrunk Case.
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "properties/catalogue.hpp"
+#include "check/catalogue.hpp"
+#include "check/isolation.hpp"
+#include "check/report.hpp"
+
+namespace kverify {
+namespace {
+
+struct Outcome {
+  bool passed = true;
+  int cases = 0;
+  std::string failure;  // RapidCheck's description (our Verdict with its reproduce line) + counterexample
+};
+
+Outcome check_one(const properties::Property& p, const properties::Context& ctx, std::uint64_t seed, int cases) {
+  rc::detail::TestParams params;
+  params.seed = seed;
+  params.maxSuccess = cases;
+  params.maxSize = 100;
+  rc::detail::TestMetadata metadata;
+  metadata.id = std::string(p.name);
+  metadata.description = std::string(p.name);
+  const auto result = rc::detail::checkProperty(rc::detail::toProperty([&p, ctx] { p.run(ctx); }), metadata, params);
+  Outcome out;
+  if (result.template is<rc::detail::SuccessResult>()) {
+    out.cases = result.template get<rc::detail::SuccessResult>().numSuccess;
+    return out;
+  }
+  out.passed = false;
+  std::ostringstream text;
+  rc::detail::printResultMessage(result, text);
+  out.failure = text.str();
+  if (result.template is<rc::detail::FailureResult>()) out.cases = result.template get<rc::detail::FailureResult>().numSuccess + 1;
+  return out;
+}
+
+}  // namespace
+
+int run_properties(const CheckOptions& options, Backend backend, CheckReport& report) {
+  std::vector<const properties::Property*> selected;
+  for (const auto& p : properties::all_properties())
+    if ((!options.op || p.op->name == *options.op) && (!options.property || p.name == *options.property)) selected.push_back(&p);
+  if (selected.empty()) return 0;
+
+  int failed = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const properties::Property& p = *selected[i];
+    if (options.child) {  // part i + 1 of a child; a restarted child goes on after the faulting one
+      if (static_cast<int>(i) + 1 < options.first_part) continue;
+      child_part(static_cast<int>(i) + 1);
+    }
+    std::map<std::string, properties::Context::Tally> tally;
+    const properties::Context ctx{backend, options.variant, options.dtype, &tally};
+    int cases = options.cases;
+    if (options.seconds > 0) {
+      // A time budget: measure two cases, then give this property its share of what is left.
+      const auto t0 = std::chrono::steady_clock::now();
+      check_one(p, ctx, options.seed, 2);
+      const double per_case = std::max(1e-4, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 2);
+      const double left = options.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      cases = static_cast<int>(std::clamp(left / static_cast<double>(selected.size() - i) / per_case, 1.0, 10000.0));
+      tally.clear();
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const Outcome outcome = check_one(p, ctx, options.seed, cases);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "  [%zu/%zu] %s %s: %s (%d cases, %.1f s)\n", i + 1, selected.size(),
+                 std::string(name(backend)).c_str(), std::string(p.name).c_str(), outcome.passed ? "ok" : "FAILED",
+                 outcome.cases, seconds);
+    for (const auto& [variant, t] : tally)
+      report.properties.push_back({std::string(name(backend)), std::string(p.name), variant, t.cases, t.passed,
+                                   t.worst_margin, outcome.passed || t.passed == t.cases});
+    if (tally.empty())  // nothing applied (e.g. a variant filter for another op)
+      report.properties.push_back({std::string(name(backend)), std::string(p.name), "-", 0, 0, 0, true});
+    if (!outcome.passed) {
+      ++failed;
+      std::string replay = "./kverify check --backend " + std::string(name(backend)) + " --property " +
+                           std::string(p.name) + " --seed " + std::to_string(options.seed) + " --budget " +
+                           std::to_string(cases);
+      if (options.variant) replay += " --variant " + *options.variant;
+      if (options.dtype) replay += " --dtype " + std::string(name(*options.dtype));
+      report.failures.push_back({std::string(name(backend)), std::string(p.name), outcome.failure, replay});
+    }
+    if (options.child) child_flush(report);
+  }
+  return failed;
+}
+
+}  // namespace kverify

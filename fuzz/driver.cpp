@@ -1,0 +1,427 @@
+#include "fuzz/driver.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/case.hpp"
+#include "fuzz/target_names.hpp"
+#include "kernels/registry.hpp"
+
+extern char** environ;
+
+namespace kverify {
+
+bool fuzz_commands_dry_run = false;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// --- where things are ------------------------------------------------------------------------
+
+// The source tree: the one holding this binary (build/tools/kverify -> ../..), else the one it
+// was configured from.
+fs::path source_root() {
+  if (const char* r = std::getenv("KVERIFY_ROOT"); r && *r) return r;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path root = exe.parent_path().parent_path().parent_path();
+    if (fs::exists(root / "fuzz" / "target_names.hpp", ec)) return root;
+  }
+#ifdef KVERIFY_SOURCE_DIR
+  return KVERIFY_SOURCE_DIR;
+#else
+  return fs::current_path(ec);
+#endif
+}
+
+// The fuzz tree: KVERIFY_FUZZ_BUILD, else <root>/build-fuzz (the fuzz preset's folder).
+fs::path fuzz_build() {
+  if (const char* b = std::getenv("KVERIFY_FUZZ_BUILD"); b && *b) return b;
+  return source_root() / "build-fuzz";
+}
+
+fs::path binary_of(std::string_view target) { return fuzz_build() / "fuzz" / ("fuzz_" + std::string(target)); }
+
+
+const fuzz::TargetName& target_named(std::string_view name) {
+  const auto* t = fuzz::find_target_name(name);
+  if (!t) throw InputError("unknown target '" + std::string(name) + "' (accepted: " + target_list() + ")");
+  return *t;
+}
+
+// The libFuzzer options of a target (fuzz/options/<op|text>.options, OSS-Fuzz's format).
+std::map<std::string, std::string> target_options(std::string_view target) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(source_root() / "fuzz" / "options" / (target_named(target).options + ".options"));
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (line.empty() || line[0] == '[' || line[0] == '#' || eq == std::string::npos) continue;
+    const auto trim = [](std::string s) {
+      while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
+      while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+      return s;
+    };
+    out[trim(line.substr(0, eq))] = trim(line.substr(eq + 1));
+  }
+  return out;
+}
+
+// --- running a child -------------------------------------------------------------------------
+
+struct ChildResult {
+  int exit_code = -1;   // -1: killed by a signal
+  int signal = 0;
+  std::string output;   // stdout and stderr, when captured
+};
+
+// Runs argv with `env` added to the environment. capture: stdout and stderr are read (and echoed
+// to our stderr when echo), else inherited. A watchdog kills the child after `limit` seconds.
+ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env, bool capture,
+                      bool echo, double limit, std::ofstream* log = nullptr) {
+  std::vector<std::string> env_storage;
+  for (char** e = environ; *e; ++e) {
+    const std::string_view kv = *e;
+    bool replaced = false;
+    for (const auto& add : env) replaced = replaced || kv.substr(0, kv.find('=') + 1) == add.substr(0, add.find('=') + 1);
+    if (!replaced) env_storage.emplace_back(kv);
+  }
+  env_storage.insert(env_storage.end(), env.begin(), env.end());
+  std::vector<char*> envp, args;
+  for (auto& e : env_storage) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_storage = argv;
+  for (auto& a : argv_storage) args.push_back(a.data());
+  args.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  int pipe_fds[2] = {-1, -1};
+  if (capture) {
+    if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  }
+  // The child stays in our process group: Ctrl-C stops it (and libFuzzer's -fork jobs) with us.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = 0;
+  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) {
+    if (capture) close(pipe_fds[0]), close(pipe_fds[1]);
+    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(err));
+  }
+  ChildResult r;
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  bool killed = false;
+  if (capture) {
+    close(pipe_fds[1]);
+    char buf[4096];
+    while (true) {
+      pollfd p{pipe_fds[0], POLLIN, 0};
+      const int ready = poll(&p, 1, 1000);
+      if (ready > 0) {
+        const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+        if (n <= 0) break;
+        r.output.append(buf, static_cast<std::size_t>(n));
+        if (echo) std::fwrite(buf, 1, static_cast<std::size_t>(n), stderr);
+        if (log) log->write(buf, n);
+      }
+      if (!killed && elapsed() > limit) {
+        kill(pid, SIGKILL);
+        killed = true;
+      }
+    }
+    close(pipe_fds[0]);
+  }
+  int status = 0;
+  while (true) {
+    const pid_t w = waitpid(pid, &status, capture ? 0 : WNOHANG);
+    if (w == pid) break;
+    if (w < 0) throw std::runtime_error("waitpid failed");
+    if (!killed && elapsed() > limit) {
+      kill(pid, SIGKILL);
+      killed = true;
+    }
+    usleep(100000);
+  }
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  if (killed) r.output += "\nkverify: the child ran past its time limit and was stopped\n";
+  return r;
+}
+
+std::optional<std::string> last_match(const std::string& text, const std::regex& re, int group = 1) {
+  std::optional<std::string> found;
+  for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it) found = (*it)[group].str();
+  return found;
+}
+
+std::string sanitizer_env(const char* name, const char* defaults) {
+  const char* current = std::getenv(name);
+  return std::string(name) + "=" + (current && *current ? current : defaults);
+}
+
+// The Case line an input of an op target decodes to, via the binary's --replay output.
+std::optional<std::string> case_line_of(const fs::path& bin, const fs::path& input, const std::vector<std::string>& env) {
+  const ChildResult r = run_child({bin.string(), "--replay", input.string()}, env, true, false, 120);
+  static const std::regex pinned("  case line: ([^\\n]+)");
+  static const std::regex decoded("  case: ([^\\n]+?) \\.\\.\\. ");
+  if (auto line = last_match(r.output, pinned)) return line;
+  return last_match(r.output, decoded);
+}
+
+// --- kverify fuzz ----------------------------------------------------------------------------
+
+// The checks the option table cannot make: a target by name, a variant of that target's op.
+void validate(FuzzArgs& a) {
+  for (const auto& flag : a.passthrough)
+    if (flag.empty() || flag[0] != '-')
+      throw InputError("after --, libFuzzer flags only (-name=value), not '" + flag + "'");
+  a.target = std::string(target_named(a.target).name);
+  if (a.target.empty()) throw InputError("no target given (accepted: " + target_list() + ")");
+  if (a.variant) {
+    const fuzz::TargetName& t = target_named(a.target);
+    const OpSpec* op = find_op(a.target);
+    if (!op && t.production) throw InputError("target " + a.target + " has no variants (--variant is for the op targets)");
+    if (op) {
+      std::string known;
+      bool found = false;
+      for (const auto& v : all_variants())
+        if (v.op == op->name) {
+          found = found || v.name == *a.variant;
+          if (!v.mutant) known += (known.empty() ? "" : ", ") + std::string(v.name);
+        }
+      if (!found) throw InputError("--variant " + *a.variant + ": not a variant of " + a.target + " (accepted: " + known + ", or a mutant of " + a.target + ": kverify list)");
+    }
+  }
+}
+
+int run_fuzz(const FuzzArgs& a) {
+  const fs::path bin = binary_of(a.target);
+  std::error_code ec;
+  if (!fs::exists(bin, ec)) {
+    std::fprintf(stderr, "kverify fuzz: NOT RUN: %s is not built (./kverify fuzz builds the fuzz tree: cmake --preset fuzz)\n",
+                 bin.c_str());
+    return 3;
+  }
+  const fs::path root = source_root();
+  const fs::path work = a.work ? fs::path(*a.work) : fuzz_build() / "fuzz-work" / a.target;
+  const fs::path corpus = work / "corpus", artifacts = work / "artifacts";
+  // A mutant's findings are expected: kept in the work folder, never as regression inputs.
+  bool mutant = false;
+  for (const auto& v : mutant_variants()) mutant = mutant || (a.variant && v.op == a.target && v.name == *a.variant);
+  const fs::path keep = a.keep ? fs::path(*a.keep)
+                        : mutant ? work / "findings"
+                                 : root / "corpus" / a.target / "regressions";
+  fs::create_directories(corpus, ec);
+  fs::create_directories(artifacts, ec);
+  if (ec) throw InputError("cannot create " + work.string() + ": " + ec.message());
+
+  const auto options = target_options(a.target);
+  // The dictionary, generated by the binary from the tables it was built with.
+  const fs::path dict = work / (a.target + ".dict");
+  if (const ChildResult d = run_child({bin.string(), "--write-dict", dict.string()}, {}, true, false, 60); d.exit_code != 0) {
+    std::fprintf(stderr, "kverify fuzz: %s --write-dict failed (exit %d): %s\n", bin.c_str(), d.exit_code, d.output.c_str());
+    return 1;
+  }
+  std::vector<std::string> argv = {bin.string(), "-max_total_time=" + std::to_string(a.seconds), "-print_final_stats=1",
+                                   "-artifact_prefix=" + (artifacts / "").string(), "-dict=" + dict.string()};
+  for (const auto& [key, value] : options) argv.push_back("-" + key + "=" + value);
+  if (a.jobs > 1) argv.push_back("-fork=" + std::to_string(a.jobs));
+  argv.insert(argv.end(), a.passthrough.begin(), a.passthrough.end());
+  argv.push_back(corpus.string());
+  const fs::path seeds = root / "corpus" / a.target;
+  if (fs::is_directory(seeds, ec)) argv.push_back(seeds.string());
+
+  std::vector<std::string> env = {
+      sanitizer_env("ASAN_OPTIONS", "detect_leaks=1:symbolize=1"),
+      sanitizer_env("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"), "KVERIFY_FUZZ_BACKEND=" + a.backend};
+  if (a.variant) env.push_back("KVERIFY_FUZZ_VARIANT=" + *a.variant);
+
+  std::string shown;
+  for (const auto& s : argv) shown += (shown.empty() ? "" : " ") + s;
+  std::fprintf(stderr, "kverify fuzz: %s\n", shown.c_str());
+  std::ofstream log(work / "fuzz.log", std::ios::trunc);
+  const auto start = std::chrono::steady_clock::now();
+  const ChildResult r = run_child(argv, env, true, true, static_cast<double>(a.seconds) + 300, &log);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (r.exit_code == 2 || r.exit_code == 3) return r.exit_code;  // the binary's own one-line error / NOT RUN
+  static const std::regex cov_re("cov: (\\d+)"), ft_re("ft: (\\d+)"), corp_re("corp: (\\d+)"),
+      execs_re("stat::number_of_executed_units: (\\d+)"), rate_re("stat::average_exec_per_sec: (\\d+)"),
+      fork_rate_re("exec/s:? (\\d+)"), runs_re("#(\\d+)"), artifact_re("Test unit written to ([^\\n]+)"),
+      case_re("==kverify-fuzz== case: ([^\\n]+)");
+  const auto get = [&](const std::regex& re) { return last_match(r.output, re).value_or("?"); };
+  const std::string execs = last_match(r.output, execs_re).value_or(get(runs_re));
+  // -fork=N prints no final stats and a per-interval exec/s: the rate is execs over the wall time.
+  std::string rate = last_match(r.output, rate_re).value_or(get(fork_rate_re));
+  if (a.jobs > 1 && execs != "?" && took > 0) rate = std::to_string(static_cast<long>(std::stod(execs) / took));
+  std::string corpus_count = std::to_string(std::distance(fs::directory_iterator(corpus, ec), fs::directory_iterator()));
+  std::printf("fuzz %s: %.0f s, %s execs (%s execs/s), coverage: %s edges, %s features; corpus: %s inputs in %s\n",
+              a.target.c_str(), took, execs.c_str(), rate.c_str(), get(cov_re).c_str(), get(ft_re).c_str(),
+              corpus_count.c_str(), corpus.c_str());
+
+  const auto artifact = last_match(r.output, artifact_re);
+  if (!artifact) {
+    if (r.exit_code == 0) {
+      std::printf("no finding (log: %s)\n", (work / "fuzz.log").c_str());
+      return 0;
+    }
+    std::printf("FINDING? libFuzzer exited %d%s without saving an input (log: %s)\n", r.exit_code,
+                r.signal ? (" (signal " + std::to_string(r.signal) + ")").c_str() : "", (work / "fuzz.log").c_str());
+    return 1;
+  }
+
+  // A finding: minimize it, keep it with its Case line, print the line.
+  fs::path found = *artifact;
+  if (found.is_relative()) found = fs::current_path() / found;
+  fs::create_directories(keep, ec);
+  const fs::path kept = keep / found.filename();
+  std::vector<std::string> min_argv = {bin.string(), "-minimize_crash=1", "-max_total_time=15",
+                                       "-exact_artifact_path=" + kept.string()};
+  for (const auto& [key, value] : options)
+    if (key == "timeout" || key == "max_len" || key == "rss_limit_mb") min_argv.push_back("-" + key + "=" + value);
+  min_argv.push_back(found.string());
+  std::ofstream min_log(work / "minimize.log", std::ios::trunc);
+  const ChildResult m = run_child(min_argv, env, true, false, 300, &min_log);
+  std::string minimized = "minimized";
+  if (!fs::exists(kept, ec)) {  // libFuzzer could not reproduce or shrink it: keep it as found
+    fs::copy_file(found, kept, fs::copy_options::overwrite_existing, ec);
+    minimized = "not minimized (see " + (work / "minimize.log").string() + ")";
+  }
+  const auto found_size = fs::file_size(found, ec), kept_size = fs::file_size(kept, ec);
+  std::printf("FINDING in %s after %.0f s\n", a.target.c_str(), took);
+  if (find_op(a.target) || a.target == "softmax_planted") {
+    auto line = case_line_of(bin, kept, env);
+    if (!line) line = last_match(r.output, case_re);
+    if (line) {
+      std::ofstream(kept.string() + ".case") << *line << "\n";
+      std::printf("  case: %s\n", line->c_str());
+      std::printf("  case line kept in %s.case\n", kept.c_str());
+    }
+  }
+  std::printf("  input: %s (%s: %ju -> %ju bytes; found as %s)\n", kept.c_str(), minimized.c_str(),
+              static_cast<std::uintmax_t>(found_size), static_cast<std::uintmax_t>(kept_size), found.c_str());
+  std::printf("  replay: ./kverify replay %s\n", kept.c_str());
+  static_cast<void>(m);
+  return 1;
+}
+
+// --- kverify replay --------------------------------------------------------------------------
+
+// The target a path belongs to: the last component that names one.
+std::optional<std::string> target_of_path(const fs::path& p) {
+  std::optional<std::string> found;
+  for (const auto& part : fs::absolute(p).lexically_normal())
+    if (fuzz::find_target_name(part.string())) found = part.string();
+  return found;
+}
+
+}  // namespace
+
+std::string target_list() {
+  std::string s;
+  for (const auto& t : fuzz::target_names()) s += (s.empty() ? "" : ", ") + std::string(t.name);
+  return s;
+}
+
+int fuzz_command(FuzzArgs a) {
+  validate(a);
+  if (fuzz_commands_dry_run) return 0;
+  return run_fuzz(a);
+}
+
+int replay_command(const ReplayArgs& args) {
+  std::optional<std::string> target;
+  if (args.target) target = std::string(target_named(*args.target).name);
+  const std::string& backend = args.backend;
+  const std::vector<std::string>& paths = args.paths;
+  if (paths.empty()) throw InputError("no file or folder given (e.g. ./kverify replay corpus)");
+  if (fuzz_commands_dry_run) return 0;
+
+  // (target, paths) in the order given; a folder without a target in its path: its target folders.
+  std::vector<std::pair<std::string, std::vector<std::string>>> plan;
+  const auto add = [&](const std::string& t, const std::string& p) {
+    if (plan.empty() || plan.back().first != t) plan.push_back({t, {}});
+    plan.back().second.push_back(p);
+  };
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (!fs::exists(p, ec)) throw InputError("'" + p + "' does not exist");
+    if (target) {
+      add(*target, p);
+    } else if (auto t = target_of_path(p)) {
+      add(*t, p);
+    } else if (fs::is_directory(p, ec)) {
+      bool any = false;
+      std::vector<fs::path> subs;
+      for (const auto& e : fs::directory_iterator(p, ec))
+        if (e.is_directory() && fuzz::find_target_name(e.path().filename().string())) subs.push_back(e.path());
+      std::sort(subs.begin(), subs.end());
+      for (const auto& s : subs) add(s.filename().string(), s.string()), any = true;
+      if (!any) throw InputError("'" + p + "' holds no target folder (" + target_list() + "); give --target T");
+    } else {
+      throw InputError("cannot tell which target '" + p + "' is for (it is not under corpus/<target>/): give --target T");
+    }
+  }
+
+  int findings = 0, errors = 0;
+  std::vector<std::string> with_findings;
+  for (const auto& [t, ps] : plan) {
+    const fs::path bin = binary_of(t);
+    std::error_code ec;
+    if (!fs::exists(bin, ec)) {
+      std::fprintf(stderr, "kverify replay: NOT RUN: %s is not built (./kverify replay builds the fuzz tree)\n", bin.c_str());
+      return 3;
+    }
+    std::vector<std::string> argv = {bin.string(), "--replay"};
+    argv.insert(argv.end(), ps.begin(), ps.end());
+    std::printf("=== %s\n", t.c_str());
+    const ChildResult r = run_child(argv, {"KVERIFY_FUZZ_BACKEND=" + backend,
+                                           sanitizer_env("ASAN_OPTIONS", "detect_leaks=1:symbolize=1"),
+                                           sanitizer_env("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")},
+                                    false, false, 3600);
+    if (r.exit_code == 0) continue;
+    if (r.exit_code == 2 || r.exit_code == 3) {
+      ++errors;
+      continue;
+    }
+    ++findings;
+    with_findings.push_back(t);
+    if (r.exit_code != 1) std::printf("  the replay of %s ended with %s (a sanitizer report or a crash, above)\n", t.c_str(),
+                                      r.signal ? ("signal " + std::to_string(r.signal)).c_str() : ("exit " + std::to_string(r.exit_code)).c_str());
+  }
+  std::string names;
+  for (const auto& n : with_findings) names += (names.empty() ? "" : ", ") + n;
+  std::printf("replay: %zu target(s); %s\n", plan.size(), findings ? ("findings in " + names).c_str() : "no finding");
+  if (findings) return 1;
+  return errors ? 2 : 0;
+}
+
+}  // namespace kverify

@@ -1,0 +1,392 @@
+#include "report/report.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/run_case.hpp"
+#include "reference/baseline.hpp"
+#include "reference/compare.hpp"
+#include "report/writer.hpp"
+
+#if KVERIFY_HAVE_CUDA
+#include "runtime/cuda/device.hpp"
+#endif
+
+namespace kverify {
+namespace {
+
+constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
+
+constexpr std::uint64_t kSeed = 1;
+
+using Options = ReportOptions;
+
+// Value recipes per op (OpSpec::report_recipes): an ordinary one first, then the extreme ones that
+// stress the op's policy.
+std::vector<std::string> recipes_for(const OpSpec& op, bool quick) {
+  std::vector<std::string> r(op.report_recipes.begin(), op.report_recipes.end());
+  if (quick && r.size() > 2) r.resize(2);
+  return r;
+}
+
+// Every tail class from 1 to the widest: 1, 2, 3, then 2^k - 1, 2^k, 2^k + 1, and the limit itself
+// and one below it when the variant has one.
+std::vector<std::int64_t> widths_for(std::int64_t widest, bool quick) {
+  std::vector<std::int64_t> w;
+  if (quick) {
+    for (std::int64_t x : {1, 2, 33, 1025})
+      if (x <= widest) w.push_back(x);
+    return w;
+  }
+  for (std::int64_t x : {1, 2, 3}) w.push_back(x);
+  for (std::int64_t p = 4; p - 1 <= widest; p *= 2)
+    for (std::int64_t x : {p - 1, p, p + 1})
+      if (x <= widest) w.push_back(x);
+  w.push_back(widest - 1);
+  w.push_back(widest);
+  std::sort(w.begin(), w.end());
+  w.erase(std::unique(w.begin(), w.end()), w.end());
+  return w;
+}
+
+Case make_case(const Variant& v, DType dtype, std::int64_t width, const std::string& recipe, Backend backend,
+               bool quick) {
+  std::string line = "op=" + std::string(v.op) + " variant=" + std::string(v.name) + " dtype=" + std::string(name(dtype)) +
+                     " shape=" + find_op(v.op)->report_shape(width, quick);
+  line += " values=" + recipe + " seed=" + std::to_string(kSeed) + " backend=" + std::string(name(backend));
+  return parse_case(line);
+}
+
+// Percentiles by nth_element (the vector is reordered).
+ReportStat stat_of(std::vector<double>& v) {
+  ReportStat s;
+  if (v.empty()) return s;
+  const auto at = [&](double q) {
+    const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+  };
+  s.max = *std::max_element(v.begin(), v.end());
+  s.p99 = at(0.99);
+  s.median = at(0.5);
+  return s;
+}
+
+// How much of its bound an element used; an exact expectation has no bound: 0 when met, inf when not.
+double element_margin(const ElementError& e) { return e.margin >= 0 ? e.margin : (e.abs == 0 && e.ulp == 0 ? 0 : INFINITY); }
+
+ReportCell run_cell(const Variant& v, DType dtype, std::int64_t width, const Options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  ReportCell cell{std::string(v.op), std::string(v.name), std::string(name(dtype)), width};
+  std::vector<double> abs, rel, ulp;
+  double worst_key = -1, worst_ulp = -1, worst_share = -1;
+  cell.pass = true;
+  for (const auto& recipe : recipes_for(*find_op(v.op), o.quick)) {
+    const Case c = make_case(v, dtype, width, recipe, o.backend, o.quick);
+    std::vector<ElementError> elements;
+    const Verdict verdict = run_case(c, &elements);
+    if (cell.shape.empty()) {
+      for (auto n : c.shape) cell.shape += (cell.shape.empty() ? "" : "x") + std::to_string(n);
+      cell.policy = verdict.tolerance;
+    }
+    ReportCase rc{verdict.reproduce, recipe, verdict.outcome == Outcome::pass, verdict.outcome == Outcome::pass ? "" : verdict.reason};
+    for (const auto& g : verdict.guards) rc.reason += " [" + g.guard + "] " + g.detail + ";";
+    if (!rc.pass) rc.reason += " replay: ./kverify run '" + verdict.reproduce + "'";
+    rc.max_ulp = verdict.stats.max_ulp;
+    for (const auto& e : elements) {
+      abs.push_back(e.abs);
+      rel.push_back(e.rel);
+      ulp.push_back(e.ulp);
+      const double key = element_margin(e);
+      rc.margin = std::max(rc.margin, key);
+      if (key > worst_key || (key == worst_key && e.ulp > worst_ulp)) {
+        worst_key = key;
+        worst_ulp = e.ulp;
+        cell.worst_case = verdict.reproduce;
+        cell.worst_row = e.row;
+        cell.worst_col = e.col;
+      }
+    }
+    if (cell.worst_case.empty()) cell.worst_case = verdict.reproduce;  // no compared element (all NaN contract)
+    // The baseline rule of the Case that used the largest share of its allowance.
+    const double k = verdict.stats.baseline_kernel_ulps, e = verdict.stats.baseline_eager_ulps;
+    if (k >= 0 && e >= 0) {
+      const double share = k / (kBaselineFactor * e + kBaselineSlack);
+      if (share > worst_share) {
+        worst_share = share;
+        cell.baseline_kernel = k;
+        cell.baseline_eager = e;
+        cell.baseline_share = share;
+        cell.baseline_ratio = e > 0 ? k / e : (k > 0 ? INFINITY : 0);
+      }
+    }
+    cell.pass = cell.pass && rc.pass;
+    cell.cases.push_back(std::move(rc));
+  }
+  cell.elements = static_cast<std::int64_t>(abs.size());
+  cell.margin = std::max(worst_key, 0.0);
+  cell.abs = stat_of(abs);
+  cell.rel = stat_of(rel);
+  cell.ulp = stat_of(ulp);
+  cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return cell;
+}
+
+std::string run_text(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+std::string slug(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "cuda" : out;
+}
+
+void describe_machine(Report& r, Backend backend) {
+  if (const char* c = std::getenv("KVERIFY_COMMIT"); c && *c) r.commit = c;
+  else r.commit = run_text("git -C '" KVERIFY_SOURCE_DIR "' rev-parse HEAD 2>/dev/null");
+  if (r.commit.empty()) r.commit = "unknown";
+  if (backend == Backend::emu) {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line, cpu = "unknown CPU";
+    while (std::getline(cpuinfo, line))
+      if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+        cpu = line.substr(line.find(':') + 2);
+        break;
+      }
+    r.device = "emu (the CUDA model on the CPU): " + cpu;
+    r.driver = "none (emu)";
+    return;
+  }
+#if KVERIFY_HAVE_CUDA
+  const auto& s = cuda::device_status();
+  r.device = s.name;
+  const std::string smi = run_text("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1");
+  r.driver = (smi.empty() ? std::string("unknown") : smi) + " (CUDA driver API " + std::to_string(s.driver_version / 1000) +
+             "." + std::to_string(s.driver_version % 1000 / 10) + ", runtime " + std::to_string(s.runtime_version / 1000) +
+             "." + std::to_string(s.runtime_version % 1000 / 10) + ")";
+#endif
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+int sweep(const Options& o) {
+  if (std::string why; !backend_available(o.backend, &why)) {
+    std::printf("NOT RUN  report on %s: %s\n", std::string(name(o.backend)).c_str(), why.c_str());
+    return kNotRun;
+  }
+  Report report;
+  report.backend = std::string(name(o.backend));
+  report.quick = o.quick;
+  report.command = o.command;
+  describe_machine(report, o.backend);
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  report.date = date;
+  std::string out_dir = o.out_dir;
+  if (out_dir.empty())
+    out_dir = "reports/" + (o.backend == Backend::emu ? std::string("emu")
+                            : report.device.find("H200") != std::string::npos ? std::string("h200")
+                                                                               : slug(report.device));
+
+  // The plan first, so progress can say "cell i of n".
+  struct Planned {
+    const Variant* variant;
+    DType dtype;
+    std::int64_t width;
+  };
+  std::vector<Planned> plan;
+  for (const OpSpec* op : all_ops()) {
+    if (!o.op.empty() && o.op != op->name) continue;
+    for (const auto& v : all_variants()) {
+      // Production variants; a mutant only when named (to see what a failing cell looks like).
+      if (v.op != op->name || (!o.variant.empty() && o.variant != v.name) || (v.mutant && o.variant != v.name)) continue;
+      if (o.backend == Backend::emu ? !v.on_emu : !v.launch_cuda) continue;
+      const std::int64_t cap = o.backend == Backend::emu ? op->report_widest_emu : op->report_widest_cuda;
+      for (DType d : {DType::f32, DType::f16, DType::bf16}) {
+        if (!v.supports(d) || (o.dtype && *o.dtype != d)) continue;
+        for (auto w : widths_for(std::min(v.max_cols, cap), o.quick)) {
+          // The variant's own limits (rows, columns, shared memory per dtype) decide, as in run_case.
+          if (unsupported(v, make_case(v, d, w, "normal", o.backend, o.quick), o.backend)) continue;
+          plan.push_back({&v, d, w});
+        }
+      }
+    }
+  }
+  if (plan.empty()) throw InputError("no production variant matches --op/--variant/--dtype on " + report.backend +
+                                     " (see ./kverify list)");
+
+  const auto start = std::chrono::steady_clock::now();
+  int failed = 0;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const auto& p = plan[i];
+    report.cells.push_back(run_cell(*p.variant, p.dtype, p.width, o));
+    const auto& c = report.cells.back();
+    failed += !c.pass;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "[%zu/%zu %5.0fs] %s/%s %s width %lld: margin %.3g, max ulp %.3g %s\n", i + 1, plan.size(), elapsed,
+                 c.op.c_str(), c.variant.c_str(), c.dtype.c_str(), static_cast<long long>(c.width), c.margin, c.ulp.max,
+                 c.pass ? "pass" : "FAIL");
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir + "/plots", ec);
+  if (ec) throw InputError("cannot create " + out_dir + "/plots: " + ec.message());
+  std::vector<std::string> written;
+  const auto put = [&](const std::string& path, const std::string& text) {
+    if (!write_file(path, text)) throw InputError("cannot write " + path);
+    written.push_back(path);
+  };
+  put(out_dir + "/report.json", report_json(report));
+  put(out_dir + "/report.md", report_markdown(report));
+  put(out_dir + "/report.html", report_html(report));
+  for (const OpSpec* op : all_ops())
+    for (const char* d : {"f32", "f16", "bf16"})
+      if (const auto svg = report_svg(report, std::string(op->name), d); !svg.empty())
+        put(out_dir + "/plots/" + std::string(op->name) + "_" + d + ".svg", svg);
+
+  std::printf("%zu cells, %d failed, %.0f s on %s (%s)\n", report.cells.size(), failed, report.seconds,
+              report.backend.c_str(), report.device.c_str());
+  for (const auto& c : report.cells)
+    if (!c.pass) std::printf("FAIL  %s/%s %s width %lld: replay ./kverify run '%s'\n", c.op.c_str(), c.variant.c_str(),
+                             c.dtype.c_str(), static_cast<long long>(c.width), c.worst_case.c_str());
+  std::printf("written: %s/report.json, report.md, report.html, plots/ (%zu files)\n", out_dir.c_str(), written.size());
+  return failed ? kFail : kPass;
+}
+
+// ---- --compare -------------------------------------------------------------------------------
+
+struct Loaded {
+  std::string backend, device, commit, date;
+  struct Cell {
+    double margin = 0, max_ulp = 0;
+    bool pass = false;
+    std::string worst_case;
+  };
+  std::map<std::string, Cell> cells;  // "op/variant dtype width W"
+  std::vector<std::string> order;
+};
+
+double number_or_inf(const nlohmann::json& j) { return j.is_null() ? INFINITY : j.get<double>(); }
+
+Loaded load_report(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("--compare: cannot read " + path + " (accepted: a report.json written by kverify report)");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError("--compare: " + path + " is not valid JSON: " + e.what());
+  }
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != kReportSchema)
+    throw InputError("--compare: " + path + " is not a tolerance report (accepted: JSON with \"schema\": \"" +
+                     kReportSchema + "\", as written by kverify report)");
+  Loaded r;
+  const std::string where = path;
+  try {
+    r.backend = j.at("backend").get<std::string>();
+    r.device = j.at("device").get<std::string>();
+    r.commit = j.at("commit").get<std::string>();
+    r.date = j.at("date").get<std::string>();
+    for (const auto& c : j.at("cells")) {
+      const std::string key = c.at("op").get<std::string>() + "/" + c.at("variant").get<std::string>() + " " +
+                              c.at("dtype").get<std::string>() + " width " + std::to_string(c.at("width").get<long long>());
+      Loaded::Cell cell{number_or_inf(c.at("margin")), number_or_inf(c.at("ulp").at("max")), c.at("pass").get<bool>(),
+                        c.at("worst").at("case").get<std::string>()};
+      if (!r.cells.emplace(key, cell).second)
+        throw InputError("--compare: " + where + " lists the cell " + key + " twice");
+      r.order.push_back(key);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("--compare: " + where + " lacks a field of the report schema (docs/report-schema.md): " +
+                     e.what());
+  }
+  return r;
+}
+
+int compare(const std::string& path_a, const std::string& path_b) {
+  const Loaded a = load_report(path_a), b = load_report(path_b);
+  std::size_t common = 0;
+  for (const auto& key : a.order) common += b.cells.count(key);
+  if (common == 0)
+    throw InputError("--compare: " + path_a + " and " + path_b +
+                     " have no cell in common (accepted: two reports of overlapping sweeps, same op/variant/dtype/width)");
+  std::printf("A: %s  %s (%s), commit %s, %s\nB: %s  %s (%s), commit %s, %s\n", path_a.c_str(), a.backend.c_str(),
+              a.device.c_str(), a.commit.c_str(), a.date.c_str(), path_b.c_str(), b.backend.c_str(), b.device.c_str(),
+              b.commit.c_str(), b.date.c_str());
+  if (a.backend != b.backend) std::printf("note: different backends (%s, %s)\n", a.backend.c_str(), b.backend.c_str());
+  // A change counts when the margin moves by more than 1% of the bound or the worst ulp changes.
+  int better = 0, worse = 0, same = 0, crossed = 0, recovered = 0;
+  std::string lines;
+  for (const auto& key : a.order) {
+    const auto it = b.cells.find(key);
+    if (it == b.cells.end()) continue;
+    const auto& x = a.cells.at(key);
+    const auto& y = it->second;
+    const double dm = (std::isinf(x.margin) && std::isinf(y.margin)) ? 0 : y.margin - x.margin;
+    const bool changed = std::fabs(dm) > 0.01 || x.max_ulp != y.max_ulp || x.pass != y.pass;
+    if (!changed) {
+      ++same;
+      continue;
+    }
+    const char* tag = "";
+    if (x.pass && !y.pass) tag = "CROSSED POLICY (passed in A, fails in B)", ++crossed;
+    else if (!x.pass && y.pass) tag = "now passes", ++recovered;
+    else if (dm > 0.01 || (std::fabs(dm) <= 0.01 && y.max_ulp > x.max_ulp)) tag = "less accurate", ++worse;
+    else tag = "more accurate", ++better;
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%-44s margin %7.3g -> %-7.3g max ulp %7.3g -> %-7.3g %s\n", key.c_str(), x.margin, y.margin,
+                  x.max_ulp, y.max_ulp, tag);
+    lines += buf;
+    if (x.pass && !y.pass) lines += "    replay: ./kverify run '" + y.worst_case + "'\n";
+  }
+  std::printf("%s", lines.c_str());
+  for (const auto& key : a.order)
+    if (!b.cells.count(key)) std::printf("only in A: %s\n", key.c_str());
+  for (const auto& key : b.order)
+    if (!a.cells.count(key)) std::printf("only in B: %s\n", key.c_str());
+  std::printf("%zu cells in common: %d more accurate, %d less accurate, %d unchanged, %d crossed the policy, %d now pass\n",
+              common, better, worse, same, crossed, recovered);
+  return crossed ? kFail : kPass;
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& options) { return sweep(options); }
+
+int compare_reports(const std::string& a, const std::string& b) { return compare(a, b); }
+
+}  // namespace kverify

@@ -1,0 +1,26 @@
+// `kverify report`: tolerance reports per op x variant x dtype x width (reports/<backend>/report.
+// {json,md,html}, docs/report-schema.md), and `kverify report --compare A.json B.json`, the
+// regression view between two runs.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/case.hpp"
+
+namespace kverify {
+
+struct ReportOptions {
+  Backend backend = Backend::emu;
+  std::string op, variant;  // "": every one
+  std::optional<DType> dtype;
+  bool quick = false;
+  std::string out_dir;  // "": reports/<device>/
+  std::string command;  // the command line, recorded in the report
+};
+// Returns the exit code: 0 every cell passed, 1 a cell failed, 3 the backend cannot run here.
+int run_report(const ReportOptions& options);
+// Returns 0, or 1 when a cell that passed in A fails in B; InputError on unreadable files.
+int compare_reports(const std::string& a, const std::string& b);
+
+}  // namespace kverify

@@ -1,0 +1,105 @@
+// `kverify run`, `kverify list` and `kverify help`.
+#include <cstdio>
+
+#include "core/case.hpp"
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/fault_report.hpp"
+#include "pipeline/run_case.hpp"
+#include "tools/command.hpp"
+
+namespace kverify::cli {
+namespace {
+
+int run_one(const ParsedOptions& o) {
+  std::string line;
+  for (const auto& a : o.operands) line += (line.empty() ? "" : " ") + a;
+  const Case c = parse_case(line);
+  report_faults_of(c.to_text());  // a crashing kernel still ends in a FAIL line, exit 1
+  const Verdict v = run_case(c);
+  std::printf("%s\n", format(v).c_str());
+  if (std::string why; v.outcome == Outcome::fail && device_context_lost(resolve_backend(c.backend), &why))
+    std::printf("device fault: %s: the kernel faulted and the CUDA context is lost\n", why.c_str());
+  switch (v.outcome) {
+    case Outcome::pass: return kPass;
+    case Outcome::fail: return kFail;
+    case Outcome::skipped: return kNotRun;
+  }
+  return kFail;
+}
+
+int list(const ParsedOptions&) {
+  std::printf("%-12s %-26s %-14s %-10s %-12s %-10s %s\n", "op", "variant", "dtypes", "backends", "max rows", "max cols",
+              "strategy");
+  for (const auto& v : all_variants()) {
+    const std::string dtypes = std::string(v.f32 ? "f32 " : "") + (v.f16 ? "f16 " : "") + (v.bf16 ? "bf16" : "");
+    const std::string backends = std::string(v.on_emu ? "emu " : "") + (v.launch_cuda ? "cuda" : "");
+    const std::string max_cols = v.max_cols == INT64_MAX ? "any" : std::to_string(v.max_cols);
+    const std::string max_rows = v.max_rows == INT64_MAX ? "any" : std::to_string(v.max_rows);
+    std::printf("%-12s %-26s %-14s %-10s %-12s %-10s %s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
+                dtypes.c_str(), backends.c_str(), max_rows.c_str(), max_cols.c_str(), std::string(v.strategy).c_str(),
+                v.mutant ? " [mutant]" : "");
+  }
+  for (const OpSpec* op : all_ops()) {
+    bool any = false;
+    for (const auto& v : all_variants()) any = any || v.op == op->name;
+    if (!any) std::printf("%-12s (no variants registered yet)\n", std::string(op->name).c_str());
+  }
+  return kPass;
+}
+
+std::string topic_check(std::string_view topic) {
+  if (topic == "case" || topic == "values" || find_command(topic)) return "";
+  std::string names;
+  for (const Command* c : all_commands()) names += std::string(c->name) + ", ";
+  return names + "case, values";
+}
+
+int help(const ParsedOptions& o) {
+  const bool markdown = o.has("--markdown");
+  if (o.operands.empty()) {
+    std::printf("%s", markdown ? commands_markdown().c_str() : overview().c_str());
+    return kPass;
+  }
+  if (const std::string accepted = topic_check(o.operands[0]); !accepted.empty())
+    throw InputError("unknown topic " + shown(o.operands[0]) + " (accepted: " + accepted + ")");
+  const std::string& topic = o.operands[0];
+  if (topic == "case") {
+    if (markdown) std::printf("%s", case_fields_help(true).c_str());  // the README's table
+    else std::printf("Case fields (key=value tokens, any order; omitted fields take their default):\n%s",
+                     case_fields_help(false).c_str());
+    return kPass;
+  }
+  if (topic == "values") {
+    std::printf("Value recipes (values=RECIPE[:P]; drawn per logical element from seed, then rounded once to\n"
+                "the storage dtype):\n");
+    for (const auto& r : kRecipes) std::printf("  %s\n", std::string(r.meaning).c_str());
+    return kPass;
+  }
+  std::printf("%s", command_help(*find_command(topic)).c_str());
+  return kPass;
+}
+
+constexpr Option kHelpOptions[] = {
+    {"--markdown", "", ValueKind::flag, "the overview as the README's command list, or `help case` as its Case table"},
+};
+
+}  // namespace
+
+const Command kRunCommand{
+    "run", {"'<case line>'", 1, -1}, "check one Case and print its Verdict",
+    "The Case is one line of key=value tokens (quote it, or pass the tokens as separate arguments):\n"
+    "  kverify run 'op=softmax dtype=f32 shape=3x1000 backend=emu'\n"
+    "Prints PASS/FAIL, the error statistics against the reference, the tolerance in force, the first\n"
+    "mismatches, every violated guard, and the reproduce line. The Case fields: `kverify help case`.\n",
+    {}, "0 pass, 1 the kernel failed, 2 bad input, 3 not run here (e.g. backend=cuda without a GPU)", &run_one};
+
+const Command kListCommand{"list", {"", 0, 0}, "print the registry of kernel variants (mutants marked)",
+                           "One row per variant: op, name, dtypes, backends, limits, strategy.\n", {}, "0", &list};
+
+const Command kHelpCommand{"help", {"[command | case | values]", 0, 1},
+                           "this overview, a command's help, the Case fields, the value recipes", "", kHelpOptions,
+                           "0, 2 an unknown topic", &help};
+
+}  // namespace kverify::cli

@@ -1,0 +1,40 @@
+// The kverify command line: finds the command (tools/commands.cpp), parses its arguments against its
+// option table, runs it, and turns what happened into the exit code every command shares.
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.hpp"
+#include "tools/command.hpp"
+
+int main(int argc, char** argv) {
+  using namespace kverify::cli;
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::printf("%s", overview().c_str());
+    return args.empty() ? kBadInput : kPass;
+  }
+  const Command* c = find_command(args[0]);
+  if (!c) {
+    std::string names;
+    for (const Command* k : all_commands()) names += (names.empty() ? "" : ", ") + std::string(k->name);
+    std::fprintf(stderr, "kverify: unknown command %s (accepted: %s, test; ./kverify --help)\n", shown(args[0]).c_str(),
+                 names.c_str());
+    return kBadInput;
+  }
+  const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
+  for (auto a : rest) {
+    if (a == "--") break;
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", command_help(*c).c_str());
+      return kPass;
+    }
+  }
+  try {
+    return c->run(parse(c->name, c->options, c->operands, rest));
+  } catch (const kverify::InputError& e) {
+    std::fprintf(stderr, "kverify %s: %s\n", std::string(c->name).c_str(), e.what());
+    return kBadInput;
+  }
+}

@@ -20,6 +20,7 @@
 #include "bench/plan.hpp"
 #include "bench/writer.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "pipeline/execute.hpp"
 
 namespace kverify {
@@ -125,6 +126,15 @@ int run_bench(const BenchOptions& o) {
   std::string json_path = o.json_path, md_path = o.md_path;
   const bool seed_given = o.seed_given;
   const std::uint64_t reference_budget = o.reference_budget;
+  for (const auto& path : {o.json_path, o.md_path}) {  // before the gate's minutes
+    if (path.empty()) continue;
+    std::error_code ec;
+    if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (const auto problem = output_path_problem(path)) {
+      std::fprintf(stderr, "kverify bench: %s\n", problem->c_str());
+      return kBadInput;
+    }
+  }
   if (!seed_given) plan.seed = static_cast<std::uint64_t>(std::time(nullptr));
 
   BenchReport report;
@@ -286,19 +296,20 @@ int run_bench(const BenchOptions& o) {
   for (const auto& row : report.rows)
     if (row.gate_failed) std::printf("REFUSED to time %s: %s (failing Case lines above)\n", row.case_line.c_str(), row.not_timed_reason.c_str());
   if (!report.note.empty()) std::printf("%s\n", report.note.c_str());
+  OutputFiles files;
+  std::string written;
   for (const auto& [path, text] : {std::pair{json_path, to_json(report)}, std::pair{md_path, to_markdown(report)}}) {
     if (path.empty()) continue;
     std::error_code ec;
     if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent, ec);
-    std::ofstream f(path);
-    f << text;
-    if (!f) {
-      std::fprintf(stderr, "kverify bench: cannot write %s\n", path.c_str());
-      status = status == kPass ? kFail : status;
-    } else {
-      std::printf("wrote %s\n", path.c_str());
-    }
+    files.add(path, text);
+    written += (written.empty() ? "" : ", ") + path;
   }
+  if (const auto error = files.commit()) {
+    std::fprintf(stderr, "kverify bench: %s\n", error->c_str());
+    return kBadInput;  // an output that could not be written is never a pass, nor hidden behind "not timed"
+  }
+  if (!written.empty()) std::printf("wrote %s\n", written.c_str());
   return status;
 }
 

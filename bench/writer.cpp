@@ -1,5 +1,5 @@
 #include "bench/writer.hpp"
-#include "core/json_text.hpp"
+#include "core/json.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -52,11 +52,8 @@ std::string met_cell(const BenchRow& r, double ceiling_gbps) {
   return *m >= r.goal->value - 0.005 ? "met" : fmt("gap %.2f", r.goal->value - *m);
 }
 
-std::string timing_json(const Timing& t) {
-  std::ostringstream o;
-  o << "{\"median_ms\": " << t.median << ", \"p10_ms\": " << t.p10 << ", \"p90_ms\": " << t.p90 << ", \"min_ms\": " << t.min
-    << ", \"reps\": " << t.ms.size() << "}";
-  return o.str();
+Json timing_json(const Timing& t) {
+  return {{"median_ms", t.median}, {"p10_ms", t.p10}, {"p90_ms", t.p90}, {"min_ms", t.min}, {"reps", t.ms.size()}};
 }
 
 }  // namespace
@@ -86,57 +83,68 @@ std::string format_table(const BenchReport& r) {
 }
 
 std::string to_json(const BenchReport& r) {
-  std::ostringstream o;
-  o.precision(6);
-  o << "{\n  \"date\": " << json_quote(r.date) << ",\n  \"commit\": " << json_quote(r.commit) << ",\n  \"backend\": " << json_quote(r.backend)
-    << ",\n  \"device\": " << json_quote(r.device) << ",\n  \"driver\": " << json_quote(r.driver) << ",\n  \"runtime\": " << json_quote(r.runtime)
-    << ",\n  \"host\": " << json_quote(r.host) << ",\n  \"clocks_before\": " << json_quote(r.clocks_before) << ",\n  \"clocks_after\": "
-    << json_quote(r.clocks_after) << ",\n  \"note\": " << json_quote(r.note) << ",\n  \"reps\": " << r.reps << ",\n  \"warmup\": " << r.warmup
-    << ",\n  \"l2_flush_bytes\": " << r.flush_bytes << ",\n  \"gate_seconds\": " << r.gate_seconds
-    << ",\n  \"timing_seconds\": " << r.timing_seconds << ",\n  \"ceiling\": ";
-  if (r.ceiling_timing)
-    o << "{\"what\": \"cudaMemcpyAsync device to device, bytes read + written\", \"bytes_copied\": " << r.ceiling_bytes
-      << ", \"gbps\": " << r.ceiling_gbps << ", \"timing\": " << timing_json(*r.ceiling_timing) << "}";
-  else
-    o << "null";
-  o << ",\n  \"results\": [";
-  for (std::size_t i = 0; i < r.rows.size(); ++i) {
-    const auto& row = r.rows[i];
-    o << (i ? "," : "") << "\n    {\"op\": " << json_quote(row.op) << ", \"variant\": " << json_quote(row.variant) << ", \"dtype\": "
-      << json_quote(row.dtype) << ", \"shape\": " << json_quote(row.shape) << ", \"case\": " << json_quote(row.case_line)
-      << ", \"gate\": {\"cases\": " << row.gate_cases << ", \"failed\": " << row.gate_failed << ", \"coverage\": "
-      << json_quote(row.gate_coverage) << ", \"seconds\": " << row.gate_seconds << ", \"failing\": [";
-    for (std::size_t k = 0; k < row.failing_lines.size(); ++k) o << (k ? ", " : "") << json_quote(row.failing_lines[k]);
-    o << "]}, \"ideal_bytes\": " << row.ideal_bytes;
-    if (row.flops > 0) o << ", \"flops\": " << row.flops;
+  Json j = {{"date", r.date},
+            {"commit", r.commit},
+            {"backend", r.backend},
+            {"device", r.device},
+            {"driver", r.driver},
+            {"runtime", r.runtime},
+            {"host", r.host},
+            {"clocks_before", r.clocks_before},
+            {"clocks_after", r.clocks_after},
+            {"note", r.note},
+            {"reps", r.reps},
+            {"warmup", r.warmup},
+            {"l2_flush_bytes", r.flush_bytes},
+            {"gate_seconds", r.gate_seconds},
+            {"timing_seconds", r.timing_seconds}};
+  j["ceiling"] = r.ceiling_timing ? Json{{"what", "cudaMemcpyAsync device to device, bytes read + written"},
+                                         {"bytes_copied", r.ceiling_bytes},
+                                         {"gbps", r.ceiling_gbps},
+                                         {"timing", timing_json(*r.ceiling_timing)}}
+                                  : Json(nullptr);
+  Json& results = j["results"] = Json::array();
+  for (const auto& row : r.rows) {
+    Json x = {{"op", row.op},
+              {"variant", row.variant},
+              {"dtype", row.dtype},
+              {"shape", row.shape},
+              {"case", row.case_line},
+              {"gate", {{"cases", row.gate_cases}, {"failed", row.gate_failed}, {"coverage", row.gate_coverage},
+                        {"seconds", row.gate_seconds}, {"failing", row.failing_lines}}},
+              {"ideal_bytes", row.ideal_bytes}};
+    if (row.flops > 0) x["flops"] = row.flops;
     if (row.timing) {
-      o << ", \"timing\": " << timing_json(*row.timing) << ", \"gbps\": " << gbps(row);
-      if (r.ceiling_gbps > 0) o << ", \"fraction_of_ceiling\": " << gbps(row) / r.ceiling_gbps;
-      if (row.flops > 0) o << ", \"tflops\": " << row.flops / (row.timing->median * 1e-3) / 1e12;
+      x["timing"] = timing_json(*row.timing);
+      x["gbps"] = gbps(row);
+      if (r.ceiling_gbps > 0) x["fraction_of_ceiling"] = gbps(row) / r.ceiling_gbps;
+      if (row.flops > 0) x["tflops"] = row.flops / (row.timing->median * 1e-3) / 1e12;
     } else {
-      o << ", \"timing\": null, \"not_timed\": " << json_quote(row.not_timed_reason);
+      x["timing"] = nullptr;
+      x["not_timed"] = row.not_timed_reason;
     }
     if (row.goal) {
-      o << ", \"goal\": {\"of\": " << json_quote(row.goal->of_baseline ? "baseline" : "ceiling") << ", \"value\": " << row.goal->value;
-      if (const auto m = goal_measure(row, r.ceiling_gbps)) o << ", \"measured\": " << *m << ", \"met\": " << (*m >= row.goal->value - 0.005 ? "true" : "false");
-      o << "}";
+      Json g = {{"of", row.goal->of_baseline ? "baseline" : "ceiling"}, {"value", row.goal->value}};
+      if (const auto m = goal_measure(row, r.ceiling_gbps)) {
+        g["measured"] = *m;
+        g["met"] = *m >= row.goal->value - 0.005;
+      }
+      x["goal"] = g;
     }
     if (row.baseline) {
-      o << ", \"baseline\": {\"name\": " << json_quote(row.baseline->name) << ", \"detail\": " << json_quote(row.baseline->detail);
+      Json b = {{"name", row.baseline->name}, {"detail", row.baseline->detail}};
       if (row.baseline->timing) {
-        o << ", \"timing\": " << timing_json(*row.baseline->timing);
-        if (row.timing) o << ", \"ours_speed_over_baseline\": " << row.baseline->timing->median / row.timing->median;
+        b["timing"] = timing_json(*row.baseline->timing);
+        if (row.timing) b["ours_speed_over_baseline"] = row.baseline->timing->median / row.timing->median;
       } else {
-        o << ", \"error\": " << json_quote(row.baseline->error);
+        b["error"] = row.baseline->error;
       }
-      o << "}";
+      x["baseline"] = b;
     }
-    o << "}";
+    results.push_back(std::move(x));
   }
-  o << "\n  ],\n  \"skipped\": [";
-  for (std::size_t k = 0; k < r.skipped.size(); ++k) o << (k ? ", " : "") << json_quote(r.skipped[k]);
-  o << "]\n}\n";
-  return o.str();
+  j["skipped"] = r.skipped;
+  return json_text(j);
 }
 
 std::string to_markdown(const BenchReport& r) {

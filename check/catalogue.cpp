@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
@@ -104,6 +105,7 @@ int run_check_catalogue(const CheckOptions& options) {
     child_done();
     return failed > 0 ? 1 : 0;
   }
+  if (const auto problem = output_path_problem(options.json_path)) throw InputError(*problem);  // before the run
   if (options.isolate || !options.sanitize.empty()) return run_check_isolated(options);
   std::vector<Backend> backends = options.backends;
   if (backends.empty()) {
@@ -134,15 +136,15 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
     std::printf("FAILED %s on %s\n%s\n  replay: %s\n\n", f.what.c_str(), f.backend.c_str(), f.message.c_str(),
                 f.replay.c_str());
   report.print_tables();
-  if (std::string error; !report.write_json(options.json_path, &error))
-    std::fprintf(stderr, "kverify check: could not write %s: %s\n", options.json_path.c_str(), error.c_str());
-  else
-    std::printf("summary written to %s\n", options.json_path.c_str());
+  const auto write_error = write_output_file(options.json_path, report.json());
+  if (write_error) std::fprintf(stderr, "kverify check: %s\n", write_error->c_str());
+  else std::printf("summary written to %s\n", options.json_path.c_str());
   int passed = 0;
   for (const auto& r : report.boundary) passed += r.passed;
   for (const auto& r : report.properties) passed += r.ok && r.cases > 0;
   std::printf("%d passed, %d failed (%.1f s)\n", passed, failed, report.seconds);
   if (failed > 0) return 1;
+  if (write_error) return 2;  // an output that could not be written is never a pass
   if (options.backends_requested && !report.not_run.empty()) return 3;
   if (report.boundary.empty() && report.properties.empty()) {
     std::printf("nothing was checked: no variant or property matched the filters\n");

@@ -1,21 +1,11 @@
 #include "check/report.hpp"
-#include "core/json_text.hpp"
+
+#include "core/json.hpp"
 
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 
 namespace kverify {
-namespace {
-
-std::string json_number(double v) {
-  if (v != v || v > 1e308 || v < -1e308) return "null";  // NaN and inf have no JSON form
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-}  // namespace
 
 void CheckReport::print_tables() const {
   if (!boundary.empty()) {
@@ -37,50 +27,26 @@ void CheckReport::print_tables() const {
   for (const auto& s : skipped) std::printf("SKIPPED  %s\n", s.c_str());
 }
 
-bool CheckReport::write_json(const std::string& path, std::string* error) const {
-  std::ofstream out(path);
-  if (!out) {
-    if (error) *error = "cannot open the file for writing";
-    return false;
-  }
+std::string CheckReport::json() const {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  out << "{\n  \"date\": " << json_quote(date) << ",\n  \"seconds\": " << json_number(seconds) << ",\n";
-  out << "  \"boundary_cases\": [";
-  for (std::size_t i = 0; i < boundary.size(); ++i) {
-    const auto& r = boundary[i];
-    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_quote(r.backend) << ", \"variant\": "
-        << json_quote(r.variant) << ", \"dtype\": " << json_quote(r.dtype) << ", \"cases\": " << r.cases
-        << ", \"passed\": " << r.passed << ", \"worst_ulp\": " << json_number(r.worst_ulp)
-        << ", \"worst_margin\": " << json_number(r.worst_margin) << ", \"worst_baseline_share\": "
-        << json_number(r.worst_baseline) << "}";
-  }
-  out << "\n  ],\n  \"properties\": [";
-  for (std::size_t i = 0; i < properties.size(); ++i) {
-    const auto& r = properties[i];
-    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_quote(r.backend) << ", \"property\": "
-        << json_quote(r.property) << ", \"variant\": " << json_quote(r.variant) << ", \"cases\": " << r.cases
-        << ", \"passed\": " << r.passed << ", \"worst_margin\": " << json_number(r.worst_margin)
-        << ", \"ok\": " << (r.ok ? "true" : "false") << "}";
-  }
-  out << "\n  ],\n  \"failures\": [";
-  for (std::size_t i = 0; i < failures.size(); ++i) {
-    const auto& f = failures[i];
-    out << (i ? ",\n    " : "\n    ") << "{\"backend\": " << json_quote(f.backend) << ", \"what\": "
-        << json_quote(f.what) << ", \"message\": " << json_quote(f.message) << ", \"replay\": "
-        << json_quote(f.replay) << "}";
-  }
-  out << "\n  ],\n  \"not_run\": [";
-  for (std::size_t i = 0; i < not_run.size(); ++i) out << (i ? ", " : "") << json_quote(not_run[i]);
-  out << "],\n  \"skipped\": [";
-  for (std::size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << json_quote(skipped[i]);
-  out << "]\n}\n";
-  if (!out) {
-    if (error) *error = "write failed";
-    return false;
-  }
-  return true;
+  Json j = {{"date", date}, {"seconds", json_number(seconds)}};
+  Json& rows = j["boundary_cases"] = Json::array();
+  for (const auto& r : boundary)
+    rows.push_back({{"backend", r.backend}, {"variant", r.variant}, {"dtype", r.dtype}, {"cases", r.cases},
+                    {"passed", r.passed}, {"worst_ulp", json_number(r.worst_ulp)},
+                    {"worst_margin", json_number(r.worst_margin)}, {"worst_baseline_share", json_number(r.worst_baseline)}});
+  Json& props = j["properties"] = Json::array();
+  for (const auto& r : properties)
+    props.push_back({{"backend", r.backend}, {"property", r.property}, {"variant", r.variant}, {"cases", r.cases},
+                     {"passed", r.passed}, {"worst_margin", json_number(r.worst_margin)}, {"ok", r.ok}});
+  Json& fails = j["failures"] = Json::array();
+  for (const auto& f : failures)
+    fails.push_back({{"backend", f.backend}, {"what", f.what}, {"message", f.message}, {"replay", f.replay}});
+  j["not_run"] = not_run;
+  j["skipped"] = skipped;
+  return json_text(j);
 }
 
 }  // namespace kverify

@@ -29,8 +29,7 @@ struct CheckReport {
   double seconds = 0;
 
   void print_tables() const;
-  // Returns false (with the reason in *error) when the file cannot be written.
-  bool write_json(const std::string& path, std::string* error) const;
+  std::string json() const;  // the summary file's text
 };
 
 }  // namespace kverify

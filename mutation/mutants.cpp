@@ -12,7 +12,8 @@
 #include <unistd.h>
 #include <vector>
 
-#include "core/json_text.hpp"
+#include "core/json.hpp"
+#include "core/output_file.hpp"
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
@@ -128,6 +129,11 @@ int run_mutants(const MutantsOptions& o) {
     return 3;
   }
   if (out_dir.empty()) out_dir = "reports/" + std::string(backend == Backend::emu ? "emu" : "h200");
+  {
+    std::error_code ec;  // the outputs' folder, checked before the minutes of the self-test
+    std::filesystem::create_directories(out_dir, ec);
+    if (const auto problem = output_path_problem(out_dir + "/mutants.json")) throw InputError("--out: " + *problem);
+  }
 
   std::vector<Row> rows;
   int survivors = 0, fuzz_killed = 0, fuzz_ran = 0;
@@ -204,23 +210,21 @@ int run_mutants(const MutantsOptions& o) {
         ". Informational: the exit status is the catalogue's.\n";
   fs::remove_all(artifacts, tmp_ec);
 
-  std::string json = "{\n  \"backend\": \"" + std::string(name(backend)) + "\", \"date\": \"" + date +
-                     "\", \"seed\": " + std::to_string(seed) + ", \"cases_per_property\": " + std::to_string(budget) +
-                     ", \"short_fuzz_seconds\": " + std::to_string(fuzz_time) + ",\n  \"mutants\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    json += std::string(i ? ",\n    " : "\n    ") + "{\"op\": \"" + r.op + "\", \"mutant\": \"" + r.name +
-            "\", \"bug\": " + json_quote(r.bug) + ", \"killed\": " + (r.kill.killed ? "true" : "false") +
-            ", \"property\": \"" + r.kill.property + "\", \"cases\": " + std::to_string(r.kill.cases) +
-            ", \"seconds\": " + std::to_string(r.kill.seconds) + ", \"shrunk_case\": " + json_quote(r.shrunk) +
-            ", \"kernelbench_f32_caught\": " + (!r.kb_f32.applies ? "null" : r.kb_f32.caught ? "true" : "false") +
-            ", \"kernelbench_bf16_caught\": " + (!r.kb_bf16.applies ? "null" : r.kb_bf16.caught ? "true" : "false") + ", \"short_fuzz\": {\"status\": " +
-            json_quote(r.fuzz.status) + ", \"execs\": " + std::to_string(r.fuzz.execs) + ", \"seconds\": " +
-            std::to_string(r.fuzz.seconds) + ", \"case\": " + json_quote(r.fuzz.case_line) + "}}";
-  }
-  json += "\n  ]\n}\n";
-  std::ofstream(out_dir + "/mutants.md") << md;
-  std::ofstream(out_dir + "/mutants.json") << json;
+  Json j = {{"backend", std::string(name(backend))}, {"date", date}, {"seed", seed}, {"cases_per_property", budget},
+            {"short_fuzz_seconds", fuzz_time}};
+  const auto kb = [](const properties::KernelBenchResult& k) { return k.applies ? Json(k.caught) : Json(nullptr); };
+  Json& list = j["mutants"] = Json::array();
+  for (const auto& r : rows)
+    list.push_back({{"op", r.op}, {"mutant", r.name}, {"bug", r.bug}, {"killed", r.kill.killed}, {"property", r.kill.property},
+                    {"cases", r.kill.cases}, {"seconds", r.kill.seconds}, {"shrunk_case", r.shrunk},
+                    {"kernelbench_f32_caught", kb(r.kb_f32)}, {"kernelbench_bf16_caught", kb(r.kb_bf16)},
+                    {"short_fuzz", {{"status", r.fuzz.status}, {"execs", r.fuzz.execs}, {"seconds", r.fuzz.seconds},
+                                    {"case", r.fuzz.case_line}}}});
+  for (const auto& [file, text] : {std::pair{out_dir + "/mutants.md", md}, std::pair{out_dir + "/mutants.json", json_text(j)}})
+    if (const auto error = write_output_file(file, text)) {
+      std::fprintf(stderr, "kverify mutants: %s\n", error->c_str());
+      return 2;
+    }
   std::printf("%s\nwritten: %s/mutants.md, %s/mutants.json\n", md.c_str(), out_dir.c_str(), out_dir.c_str());
   return survivors > 0 ? 1 : 0;
 }

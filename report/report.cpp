@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
@@ -195,11 +196,6 @@ void describe_machine(Report& r, Backend backend) {
 #endif
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  return static_cast<bool>(out);
-}
 
 int sweep(const Options& o) {
   if (std::string why; !backend_available(o.backend, &why)) {
@@ -220,6 +216,13 @@ int sweep(const Options& o) {
     out_dir = "reports/" + (o.backend == Backend::emu ? std::string("emu")
                             : report.device.find("H200") != std::string::npos ? std::string("h200")
                                                                                : slug(report.device));
+
+  // The outputs' folder first: a sweep of minutes must not end in "cannot write".
+  {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir + "/plots", ec);
+    if (const auto problem = output_path_problem(out_dir + "/plots/report.svg")) throw InputError("--out: " + *problem);
+  }
 
   // The plan first, so progress can say "cell i of n".
   struct Planned {
@@ -262,13 +265,11 @@ int sweep(const Options& o) {
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir + "/plots", ec);
-  if (ec) throw InputError("cannot create " + out_dir + "/plots: " + ec.message());
-  std::vector<std::string> written;
-  const auto put = [&](const std::string& path, const std::string& text) {
-    if (!write_file(path, text)) throw InputError("cannot write " + path);
-    written.push_back(path);
+  OutputFiles files;  // all of them or none: never a new report.json beside an old report.html
+  std::size_t count = 0;
+  const auto put = [&](const std::string& path, std::string text) {
+    files.add(path, std::move(text));
+    ++count;
   };
   put(out_dir + "/report.json", report_json(report));
   put(out_dir + "/report.md", report_markdown(report));
@@ -277,13 +278,17 @@ int sweep(const Options& o) {
     for (const char* d : {"f32", "f16", "bf16"})
       if (const auto svg = report_svg(report, std::string(op->name), d); !svg.empty())
         put(out_dir + "/plots/" + std::string(op->name) + "_" + d + ".svg", svg);
+  if (const auto error = files.commit()) {
+    std::fprintf(stderr, "kverify report: %s (no file of the report was replaced)\n", error->c_str());
+    return kBadInput;
+  }
 
   std::printf("%zu cells, %d failed, %.0f s on %s (%s)\n", report.cells.size(), failed, report.seconds,
               report.backend.c_str(), report.device.c_str());
   for (const auto& c : report.cells)
     if (!c.pass) std::printf("FAIL  %s/%s %s width %lld: replay ./kverify run '%s'\n", c.op.c_str(), c.variant.c_str(),
                              c.dtype.c_str(), static_cast<long long>(c.width), c.worst_case.c_str());
-  std::printf("written: %s/report.json, report.md, report.html, plots/ (%zu files)\n", out_dir.c_str(), written.size());
+  std::printf("written: %s/report.json, report.md, report.html, plots/ (%zu files)\n", out_dir.c_str(), count);
   return failed ? kFail : kPass;
 }
 
@@ -303,13 +308,18 @@ struct Loaded {
 double number_or_inf(const nlohmann::json& j) { return j.is_null() ? INFINITY : j.get<double>(); }
 
 Loaded load_report(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError("--compare: cannot read " + path + ": " +
+                     (std::filesystem::exists(path, ec) ? "not a file" : "no such file") +
+                     " (accepted: a report.json written by kverify report)");
   std::ifstream in(path);
   if (!in) throw InputError("--compare: cannot read " + path + " (accepted: a report.json written by kverify report)");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("--compare: " + path + " is not valid JSON: " + e.what());
+  } catch (const std::exception& e) {  // a parse error, or a read that failed half-way
+    throw InputError("--compare: " + path + " is not valid JSON: " + std::string(e.what()).substr(0, 200));
   }
   if (!j.is_object() || !j.contains("schema") || j["schema"] != kReportSchema)
     throw InputError("--compare: " + path + " is not a tolerance report (accepted: JSON with \"schema\": \"" +

@@ -1,5 +1,5 @@
 #include "report/writer.hpp"
-#include "core/json_text.hpp"
+#include "core/json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,14 +16,13 @@ std::string fmt(const char* format, double v) {
 }
 
 // JSON has no inf or NaN: null stands for "infinite" (a NaN or inf where a finite value was due).
-std::string json_number(double v) { return std::isfinite(v) ? fmt("%.6g", v) : "null"; }
+// Report numbers carry 6 significant digits: what a cell's comparison (--compare) needs, and stable
+// text in review.
+Json number6(double v) { return std::isfinite(v) ? Json(std::stod(fmt("%.6g", v))) : Json(nullptr); }
 
 std::string text_number(double v) { return std::isfinite(v) ? fmt("%.3g", v) : "inf"; }
 
-std::string json_stat(const ReportStat& s) {
-  return "{\"max\": " + json_number(s.max) + ", \"p99\": " + json_number(s.p99) + ", \"median\": " +
-         json_number(s.median) + "}";
-}
+Json json_stat(const ReportStat& s) { return {{"max", number6(s.max)}, {"p99", number6(s.p99)}, {"median", number6(s.median)}}; }
 
 std::string html_escape(const std::string& s) {
   std::string out;
@@ -75,33 +74,24 @@ std::string header_lines(const Report& r, bool markdown) {
 }  // namespace
 
 std::string report_json(const Report& r) {
-  std::string out = "{\n  \"schema\": " + json_quote(kReportSchema) + ",\n  \"backend\": " + json_quote(r.backend) +
-                    ",\n  \"device\": " + json_quote(r.device) + ",\n  \"driver\": " + json_quote(r.driver) +
-                    ",\n  \"commit\": " + json_quote(r.commit) + ",\n  \"date\": " + json_quote(r.date) +
-                    ",\n  \"command\": " + json_quote(r.command) + ",\n  \"quick\": " + (r.quick ? "true" : "false") +
-                    ",\n  \"seconds\": " + json_number(r.seconds) + ",\n  \"cells\": [";
-  for (std::size_t i = 0; i < r.cells.size(); ++i) {
-    const auto& c = r.cells[i];
-    out += std::string(i ? ",\n" : "\n") + "    {\"op\": " + json_quote(c.op) + ", \"variant\": " + json_quote(c.variant) +
-           ", \"dtype\": " + json_quote(c.dtype) + ", \"width\": " + std::to_string(c.width) + ", \"shape\": " +
-           json_quote(c.shape) + ", \"elements\": " + std::to_string(c.elements) + ",\n     \"abs\": " + json_stat(c.abs) +
-           ", \"rel\": " + json_stat(c.rel) + ", \"ulp\": " + json_stat(c.ulp) + ",\n     \"margin\": " +
-           json_number(c.margin) + ", \"pass\": " + (c.pass ? "true" : "false") + ", \"policy\": " + json_quote(c.policy) +
-           ",\n     \"baseline\": {\"kernel_units\": " + json_number(c.baseline_kernel) + ", \"eager_units\": " +
-           json_number(c.baseline_eager) + ", \"ratio\": " + json_number(c.baseline_ratio) + ", \"share\": " +
-           json_number(c.baseline_share) + "},\n     \"worst\": {\"case\": " + json_quote(c.worst_case) +
-           ", \"row\": " + std::to_string(c.worst_row) + ", \"col\": " + std::to_string(c.worst_col) + "},\n     \"seconds\": " +
-           fmt("%.3f", c.seconds) + ", \"cases\": [";
-    for (std::size_t k = 0; k < c.cases.size(); ++k) {
-      const auto& cs = c.cases[k];
-      out += std::string(k ? ",\n       " : "\n       ") + "{\"recipe\": " + json_quote(cs.recipe) + ", \"pass\": " +
-             (cs.pass ? "true" : "false") + ", \"max_ulp\": " +
-             json_number(cs.max_ulp) + ", \"margin\": " + json_number(cs.margin) + ", \"reason\": " +
-             json_quote(cs.reason) + "}";
-    }
-    out += "]}";
+  Json j = {{"schema", kReportSchema}, {"backend", r.backend}, {"device", r.device}, {"driver", r.driver},
+            {"commit", r.commit},      {"date", r.date},       {"command", r.command}, {"quick", r.quick},
+            {"seconds", number6(r.seconds)}};
+  Json& cells = j["cells"] = Json::array();
+  for (const auto& c : r.cells) {
+    Json cases = Json::array();
+    for (const auto& cs : c.cases)
+      cases.push_back({{"recipe", cs.recipe}, {"pass", cs.pass}, {"max_ulp", number6(cs.max_ulp)},
+                       {"margin", number6(cs.margin)}, {"reason", cs.reason}});
+    cells.push_back({{"op", c.op}, {"variant", c.variant}, {"dtype", c.dtype}, {"width", c.width}, {"shape", c.shape},
+                     {"elements", c.elements}, {"abs", json_stat(c.abs)}, {"rel", json_stat(c.rel)},
+                     {"ulp", json_stat(c.ulp)}, {"margin", number6(c.margin)}, {"pass", c.pass}, {"policy", c.policy},
+                     {"baseline", {{"kernel_units", number6(c.baseline_kernel)}, {"eager_units", number6(c.baseline_eager)},
+                                   {"ratio", number6(c.baseline_ratio)}, {"share", number6(c.baseline_share)}}},
+                     {"worst", {{"case", c.worst_case}, {"row", c.worst_row}, {"col", c.worst_col}}},
+                     {"seconds", std::stod(fmt("%.3f", c.seconds))}, {"cases", std::move(cases)}});
   }
-  return out + "\n  ]\n}\n";
+  return json_text(j);
 }
 
 std::string report_markdown(const Report& r) {

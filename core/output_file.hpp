@@ -1,0 +1,31 @@
+// Writing output files all or nothing: each file's text goes to a temporary name beside it, and only
+// when every one is written are they renamed over their targets, so a failure leaves the old files
+// (or none) and never a half-written or mixed set.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kverify {
+
+class OutputFiles {
+ public:
+  void add(std::string path, std::string text) { files_.emplace_back(std::move(path), std::move(text)); }
+  // nullopt when every file was written; else what went wrong, naming the path (nothing replaced).
+  std::optional<std::string> commit();
+
+ private:
+  std::vector<std::pair<std::string, std::string>> files_;
+};
+
+// One file, all or nothing.
+std::optional<std::string> write_output_file(const std::string& path, std::string_view text);
+
+// Whether a file can be created at `path` (checked before a long run starts): nullopt when it can,
+// else why not.
+std::optional<std::string> output_path_problem(const std::string& path);
+
+}  // namespace kverify

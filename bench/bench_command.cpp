@@ -19,6 +19,7 @@
 #include "core/parallel.hpp"
 #include "bench/plan.hpp"
 #include "bench/writer.hpp"
+#include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "pipeline/execute.hpp"
@@ -34,20 +35,10 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-std::string run_text(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    if (pclose(p) != 0) out.clear();
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
 
 std::string clocks_seen() {
-  const std::string s = run_text(
-      "nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>/dev/null");
+  const std::string s = output_of(
+      {"nvidia-smi", "--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw", "--format=csv,noheader"});
   return s.empty() ? "not available (nvidia-smi did not answer)" : "sm, max sm, mem, temp, power: " + s;
 }
 
@@ -144,7 +135,7 @@ int run_bench(const BenchOptions& o) {
   report.flush_bytes = kFlushBytes;
   report.host = std::to_string(hardware_threads()) + " host threads";
   if (const char* env = std::getenv("KVERIFY_COMMIT"); env && *env) report.commit = env;
-  else report.commit = run_text("git rev-parse --short HEAD 2>/dev/null");
+  else report.commit = output_of({"git", "rev-parse", "--short", "HEAD"});
   if (report.commit.empty()) report.commit = "unknown";
 
   std::string why_no_gpu;
@@ -256,7 +247,7 @@ int run_bench(const BenchOptions& o) {
       report.device = info.name + ", " + std::to_string(info.sm_count) + " SMs, " + std::to_string(info.l2_bytes >> 20) + " MiB L2, " +
                       std::to_string(info.memory_bytes >> 30) + " GiB";
       report.driver = std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10);
-      const std::string smi = run_text("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null");
+      const std::string smi = output_of({"nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"});
       if (!smi.empty()) report.driver = smi + " (CUDA " + report.driver + ")";
       report.runtime = std::to_string(info.runtime_version / 1000) + "." + std::to_string(info.runtime_version % 1000 / 10);
       report.clocks_before = clocks_seen();

@@ -1,6 +1,8 @@
 // Fault isolation and sanitized runs for `kverify check`: see check_isolation.hpp.
 #include "check/isolation.hpp"
 
+#include "core/child_process.hpp"
+
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -218,49 +220,19 @@ std::string self_exe() {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
-// Runs argv with stdout+stderr on one pipe, feeds each line to the transcript and passes the lines
-// that are not protocol to our stderr (progress). Returns the wait status.
-int run_child(const std::vector<std::string>& argv, ChildTranscript& t) {
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  posix_spawn_file_actions_addclose(&actions, fds[1]);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (err != 0) {
-    close(fds[0]);
-    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(err));
-  }
-  FILE* in = fdopen(fds[0], "r");
-  char* line = nullptr;
-  std::size_t cap = 0;
-  for (ssize_t n; (n = getline(&line, &cap, in)) > 0;) {
-    std::string s(line, static_cast<std::size_t>(n));
-    if (!s.empty() && s.back() == '\n') s.pop_back();
-    if (s.rfind("@kv ", 0) != 0) std::fprintf(stderr, "%s\n", s.c_str());
-    t.feed(s);
-  }
-  std::free(line);
-  std::fclose(in);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
+// Runs argv, feeds each line of its output to the transcript and passes the lines that are not
+// protocol to our stderr (progress).
+ChildResult run_child(const std::vector<std::string>& argv, ChildTranscript& t) {
+  return kverify::run_child(argv, {.on_line = [&t](const std::string& line) {
+                                     if (line.rfind("@kv ", 0) != 0) std::fprintf(stderr, "%s\n", line.c_str());
+                                     t.feed(line);
+                                   }});
 }
 
-std::string how_it_ended(int status, const ChildTranscript& t) {
+std::string how_it_ended(const ChildResult& r, const ChildTranscript& t) {
   if (!t.fault.empty()) return t.fault;
-  if (WIFSIGNALED(status)) return signal_text(WTERMSIG(status));
-  std::string why = "the child exited with status " + std::to_string(WEXITSTATUS(status)) + " before finishing";
+  if (r.signal) return signal_text(r.signal);
+  std::string why = "the child exited with status " + std::to_string(r.exit_code) + " before finishing";
   for (const auto& l : t.tail)  // e.g. "==123==ERROR: AddressSanitizer: SEGV on unknown address ..."
     if (l.find("ERROR") != std::string::npos || l.find("Sanitizer") != std::string::npos) return why + ": " + l;
   return why;
@@ -334,7 +306,7 @@ int run_check_isolated(const CheckOptions& options) {
         }
         ChildTranscript t;
         t.part = first_part;
-        const int status = run_child(argv, t);
+        const ChildResult child = run_child(argv, t);
         for (auto& b : t.report.boundary) {
           const std::string key = b.backend + " " + b.variant + " " + b.dtype;
           if (auto it = row_of.find(key); it != row_of.end()) {
@@ -358,10 +330,10 @@ int run_check_isolated(const CheckOptions& options) {
           report.failures.push_back({std::string(name(backend)), "compute-sanitizer " + options.sanitize, message,
                                      "compute-sanitizer --tool " + options.sanitize + " ./kverify run '" + case_line + "'"});
         }
-        const bool clean_exit = WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1 ||
-                                                      (!sanitizer.empty() && WEXITSTATUS(status) == kSanitizerExit));
+        const bool clean_exit = child.exit_code == 0 || child.exit_code == 1 ||
+                                (!sanitizer.empty() && child.exit_code == kSanitizerExit);
         if (t.done && clean_exit) {
-          if (!sanitizer.empty() && WEXITSTATUS(status) == kSanitizerExit && t.findings.empty())
+          if (!sanitizer.empty() && child.exit_code == kSanitizerExit && t.findings.empty())
             report.failures.push_back({std::string(name(backend)), "compute-sanitizer " + options.sanitize,
                                        "FAIL  compute-sanitizer exited with its error code but no record could be attributed to a Case",
                                        "compute-sanitizer --tool " + options.sanitize + " " + exe + " check --backend cuda --variant " +
@@ -369,7 +341,7 @@ int run_check_isolated(const CheckOptions& options) {
           break;
         }
         // The child died: the Case that was running is a device fault; a fresh child goes on after it.
-        const std::string how = how_it_ended(status, t);
+        const std::string how = how_it_ended(child, t);
         std::string part_name = "the boundary Cases";
         for (int k = 0; const auto& p : properties::all_properties())
           if (p.op->name == v->op && (!options.property || p.name == *options.property) && ++k == t.part) part_name = std::string(p.name);

@@ -1,11 +1,5 @@
 #include "fuzz/driver.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -21,8 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
 #include "core/case.hpp"
+#include "core/child_process.hpp"
+#include "core/error.hpp"
 #include "fuzz/target_names.hpp"
 #include "kernels/registry.hpp"
 
@@ -88,94 +83,6 @@ std::map<std::string, std::string> target_options(std::string_view target) {
   return out;
 }
 
-// --- running a child -------------------------------------------------------------------------
-
-struct ChildResult {
-  int exit_code = -1;   // -1: killed by a signal
-  int signal = 0;
-  std::string output;   // stdout and stderr, when captured
-};
-
-// Runs argv with `env` added to the environment. capture: stdout and stderr are read (and echoed
-// to our stderr when echo), else inherited. A watchdog kills the child after `limit` seconds.
-ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env, bool capture,
-                      bool echo, double limit, std::ofstream* log = nullptr) {
-  std::vector<std::string> env_storage;
-  for (char** e = environ; *e; ++e) {
-    const std::string_view kv = *e;
-    bool replaced = false;
-    for (const auto& add : env) replaced = replaced || kv.substr(0, kv.find('=') + 1) == add.substr(0, add.find('=') + 1);
-    if (!replaced) env_storage.emplace_back(kv);
-  }
-  env_storage.insert(env_storage.end(), env.begin(), env.end());
-  std::vector<char*> envp, args;
-  for (auto& e : env_storage) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_storage = argv;
-  for (auto& a : argv_storage) args.push_back(a.data());
-  args.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  int pipe_fds[2] = {-1, -1};
-  if (capture) {
-    if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
-    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
-    posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
-  }
-  // The child stays in our process group: Ctrl-C stops it (and libFuzzer's -fork jobs) with us.
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t pid = 0;
-  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (err != 0) {
-    if (capture) close(pipe_fds[0]), close(pipe_fds[1]);
-    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(err));
-  }
-  ChildResult r;
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  bool killed = false;
-  if (capture) {
-    close(pipe_fds[1]);
-    char buf[4096];
-    while (true) {
-      pollfd p{pipe_fds[0], POLLIN, 0};
-      const int ready = poll(&p, 1, 1000);
-      if (ready > 0) {
-        const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
-        if (n <= 0) break;
-        r.output.append(buf, static_cast<std::size_t>(n));
-        if (echo) std::fwrite(buf, 1, static_cast<std::size_t>(n), stderr);
-        if (log) log->write(buf, n);
-      }
-      if (!killed && elapsed() > limit) {
-        kill(pid, SIGKILL);
-        killed = true;
-      }
-    }
-    close(pipe_fds[0]);
-  }
-  int status = 0;
-  while (true) {
-    const pid_t w = waitpid(pid, &status, capture ? 0 : WNOHANG);
-    if (w == pid) break;
-    if (w < 0) throw std::runtime_error("waitpid failed");
-    if (!killed && elapsed() > limit) {
-      kill(pid, SIGKILL);
-      killed = true;
-    }
-    usleep(100000);
-  }
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  if (killed) r.output += "\nkverify: the child ran past its time limit and was stopped\n";
-  return r;
-}
-
 std::optional<std::string> last_match(const std::string& text, const std::regex& re, int group = 1) {
   std::optional<std::string> found;
   for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it) found = (*it)[group].str();
@@ -189,7 +96,7 @@ std::string sanitizer_env(const char* name, const char* defaults) {
 
 // The Case line an input of an op target decodes to, via the binary's --replay output.
 std::optional<std::string> case_line_of(const fs::path& bin, const fs::path& input, const std::vector<std::string>& env) {
-  const ChildResult r = run_child({bin.string(), "--replay", input.string()}, env, true, false, 120);
+  const ChildResult r = run_child({bin.string(), "--replay", input.string()}, {.env = env, .time_limit = 120});
   static const std::regex pinned("  case line: ([^\\n]+)");
   static const std::regex decoded("  case: ([^\\n]+?) \\.\\.\\. ");
   if (auto line = last_match(r.output, pinned)) return line;
@@ -246,7 +153,7 @@ int run_fuzz(const FuzzArgs& a) {
   const auto options = target_options(a.target);
   // The dictionary, generated by the binary from the tables it was built with.
   const fs::path dict = work / (a.target + ".dict");
-  if (const ChildResult d = run_child({bin.string(), "--write-dict", dict.string()}, {}, true, false, 60); d.exit_code != 0) {
+  if (const ChildResult d = run_child({bin.string(), "--write-dict", dict.string()}, {.time_limit = 60}); d.exit_code != 0) {
     std::fprintf(stderr, "kverify fuzz: %s --write-dict failed (exit %d): %s\n", bin.c_str(), d.exit_code, d.output.c_str());
     return 1;
   }
@@ -269,7 +176,7 @@ int run_fuzz(const FuzzArgs& a) {
   std::fprintf(stderr, "kverify fuzz: %s\n", shown.c_str());
   std::ofstream log(work / "fuzz.log", std::ios::trunc);
   const auto start = std::chrono::steady_clock::now();
-  const ChildResult r = run_child(argv, env, true, true, static_cast<double>(a.seconds) + 300, &log);
+  const ChildResult r = run_child(argv, {.env = env, .echo = true, .time_limit = static_cast<double>(a.seconds) + 300, .log = &log});
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (r.exit_code == 2 || r.exit_code == 3) return r.exit_code;  // the binary's own one-line error / NOT RUN
@@ -309,7 +216,7 @@ int run_fuzz(const FuzzArgs& a) {
     if (key == "timeout" || key == "max_len" || key == "rss_limit_mb") min_argv.push_back("-" + key + "=" + value);
   min_argv.push_back(found.string());
   std::ofstream min_log(work / "minimize.log", std::ios::trunc);
-  const ChildResult m = run_child(min_argv, env, true, false, 300, &min_log);
+  const ChildResult m = run_child(min_argv, {.env = env, .time_limit = 300, .log = &min_log});
   std::string minimized = "minimized";
   if (!fs::exists(kept, ec)) {  // libFuzzer could not reproduce or shrink it: keep it as found
     fs::copy_file(found, kept, fs::copy_options::overwrite_existing, ec);
@@ -403,10 +310,11 @@ int replay_command(const ReplayArgs& args) {
     std::vector<std::string> argv = {bin.string(), "--replay"};
     argv.insert(argv.end(), ps.begin(), ps.end());
     std::printf("=== %s\n", t.c_str());
-    const ChildResult r = run_child(argv, {"KVERIFY_FUZZ_BACKEND=" + backend,
-                                           sanitizer_env("ASAN_OPTIONS", "detect_leaks=1:symbolize=1"),
-                                           sanitizer_env("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")},
-                                    false, false, 3600);
+    const ChildResult r = run_child(argv, {.env = {"KVERIFY_FUZZ_BACKEND=" + backend,
+                                                   sanitizer_env("ASAN_OPTIONS", "detect_leaks=1:symbolize=1"),
+                                                   sanitizer_env("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")},
+                                           .capture = false,
+                                           .time_limit = 3600});
     if (r.exit_code == 0) continue;
     if (r.exit_code == 2 || r.exit_code == 3) {
       ++errors;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "core/child_process.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
 #include "core/error.hpp"
@@ -33,11 +34,6 @@ struct ShortFuzz {
   std::string case_line;  // the finding's decoded Case
 };
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
 
 namespace fs = std::filesystem;
 
@@ -69,33 +65,31 @@ ShortFuzz short_fuzz(const Variant& v, Backend backend, std::uint64_t seed, int 
     f.status = "not run: " + bin.string() + " is not built";
     return f;
   }
-  std::string cmd = shell_quote(bin.string()) + " " + std::string(v.op) + " --backend " + std::string(name(backend)) +
-                    " --variant " + std::string(v.name) + " --time " + std::to_string(seconds) + " --seed " +
-                    std::to_string(seed) + " --artifacts " + shell_quote(artifacts.string());
-  if (const fs::path corpus = corpus_of(std::string(v.op)); !corpus.empty()) cmd += " " + shell_quote(corpus.string());
-  cmd += " 2>&1";
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    while (const std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    const int status = pclose(p);
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::smatch m;
-    if (code == 1 && std::regex_search(out, m, std::regex("FINDING in \\S+ after (\\d+) execs \\(([0-9.]+) s\\)"))) {
-      f.status = "killed";
-      f.execs = std::stol(m[1]);
-      f.seconds = std::stod(m[2]);
-      if (std::regex_search(out, m, std::regex("\n  case: ([^\n]*)"))) f.case_line = m[1];
-    } else if (code == 0 && std::regex_search(out, m, std::regex(": (\\d+) execs in ([0-9.]+) s"))) {
-      f.status = "survived";
-      f.execs = std::stol(m[1]);
-      f.seconds = std::stod(m[2]);
-    } else {
-      std::string last = out.substr(0, out.find('\n'));
-      f.status = "not run: fuzz_run exit " + std::to_string(code) + (last.empty() ? "" : ": " + last);
-    }
+  std::vector<std::string> argv = {bin.string(), std::string(v.op), "--backend", std::string(name(backend)), "--variant",
+                                   std::string(v.name), "--time", std::to_string(seconds), "--seed", std::to_string(seed),
+                                   "--artifacts", artifacts.string()};
+  if (const fs::path corpus = corpus_of(std::string(v.op)); !corpus.empty()) argv.push_back(corpus.string());
+  ChildResult r;
+  try {
+    r = run_child(argv, {.time_limit = static_cast<double>(seconds) + 120});
+  } catch (const std::exception& e) {
+    f.status = std::string("not run: ") + e.what();
+    return f;
+  }
+  const std::string& out = r.output;
+  std::smatch m;
+  if (r.exit_code == 1 && std::regex_search(out, m, std::regex("FINDING in \\S+ after (\\d+) execs \\(([0-9.]+) s\\)"))) {
+    f.status = "killed";
+    f.execs = std::stol(m[1]);
+    f.seconds = std::stod(m[2]);
+    if (std::regex_search(out, m, std::regex("\n  case: ([^\n]*)"))) f.case_line = m[1];
+  } else if (r.exit_code == 0 && std::regex_search(out, m, std::regex(": (\\d+) execs in ([0-9.]+) s"))) {
+    f.status = "survived";
+    f.execs = std::stol(m[1]);
+    f.seconds = std::stod(m[2]);
   } else {
-    f.status = "not run: cannot start " + bin.string();
+    const std::string last = out.substr(0, out.find('\n'));
+    f.status = "not run: fuzz_run exit " + std::to_string(r.exit_code) + (last.empty() ? "" : ": " + last);
   }
   return f;
 }

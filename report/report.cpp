@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "kernels/registry.hpp"
@@ -149,16 +150,6 @@ ReportCell run_cell(const Variant& v, DType dtype, std::int64_t width, const Opt
   return cell;
 }
 
-std::string run_text(const std::string& command) {
-  std::string out;
-  if (FILE* p = popen(command.c_str(), "r")) {
-    char buf[256];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    pclose(p);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
 
 std::string slug(const std::string& s) {
   std::string out;
@@ -172,7 +163,7 @@ std::string slug(const std::string& s) {
 
 void describe_machine(Report& r, Backend backend) {
   if (const char* c = std::getenv("KVERIFY_COMMIT"); c && *c) r.commit = c;
-  else r.commit = run_text("git -C '" KVERIFY_SOURCE_DIR "' rev-parse HEAD 2>/dev/null");
+  else r.commit = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "rev-parse", "HEAD"});
   if (r.commit.empty()) r.commit = "unknown";
   if (backend == Backend::emu) {
     std::ifstream cpuinfo("/proc/cpuinfo");
@@ -189,7 +180,8 @@ void describe_machine(Report& r, Backend backend) {
 #if KVERIFY_HAVE_CUDA
   const auto& s = cuda::device_status();
   r.device = s.name;
-  const std::string smi = run_text("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1");
+  std::string smi = output_of({"nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"});
+  smi = smi.substr(0, smi.find('\n'));  // the first GPU's
   r.driver = (smi.empty() ? std::string("unknown") : smi) + " (CUDA driver API " + std::to_string(s.driver_version / 1000) +
              "." + std::to_string(s.driver_version % 1000 / 10) + ", runtime " + std::to_string(s.runtime_version / 1000) +
              "." + std::to_string(s.runtime_version % 1000 / 10) + ")";

@@ -20,6 +20,7 @@
 
 #include "core/error.hpp"
 #include "fuzz/targets.hpp"
+#include "tools/options.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 
@@ -29,13 +30,28 @@ using namespace kverify;
 using namespace kverify::fuzz;
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage =
-    "usage: fuzz_run <target> [--backend emu|cuda] [--variant V] [--time S] [--runs N] [--seed N]\n"
-    "                [--artifacts DIR] [CORPUS...]     replay the corpus, then mutations and random inputs\n"
-    "       fuzz_run <target> --replay PATH...         replay inputs and .case lines with their verdicts\n"
-    "       fuzz_run --self-test [--runs N]             the decoder round trip on random inputs\n"
-    "targets: %s\n"
-    "Exit: 0 no finding, 1 a finding, 2 bad input, 3 not run here (e.g. --backend cuda without a GPU).\n";
+std::string target_list();
+
+// fuzz_run's options: one table (tools/options.hpp), for --self-test and for a target's run.
+constexpr cli::Option kOptions[] = {
+    {"--self-test", "", cli::ValueKind::flag, "the decoder round trip on random inputs (give no target)"},
+    {"--replay", "", cli::ValueKind::flag, "replay the inputs and .case lines given, with their verdicts"},
+    {"--backend", "emu|cuda", cli::ValueKind::choice, "where the Cases run", "emu (or KVERIFY_FUZZ_BACKEND)", "emu|cuda"},
+    {"--variant", "V", cli::ValueKind::variant, "only this variant of the target's op (a mutant of it too)"},
+    {"--time", "S", cli::ValueKind::whole, "seconds to run", "60", "", 0, 7 * 24 * 3600},
+    {"--runs", "N", cli::ValueKind::whole, "inputs to run (instead of --time; with --self-test: random inputs)", "", "", 0,
+     1000000000},
+    {"--seed", "N", cli::ValueKind::seed, "seed of the mutations and random inputs", "1"},
+    {"--artifacts", "DIR", cli::ValueKind::text, "where a finding's input and its .case line go", "."},
+};
+constexpr cli::Operands kOperands{"[<target>] [CORPUS...]", 0, -1};
+
+std::string usage() {
+  return "usage: fuzz_run " + std::string(kOperands.usage) + " " + cli::usage_of(kOptions) +
+         "\n  replays the corpus, then mutations and random inputs, without libFuzzer (the GPU build and CI)\n"
+         "Options:\n" + cli::options_help(kOptions) + "Targets: " + target_list() +
+         "\nExit: 0 no finding, 1 a finding, 2 bad input, 3 not run here (e.g. --backend cuda without a GPU).\n";
+}
 
 // The targets this binary runs (the cli target needs the kverify command line: fuzz tree only).
 std::string target_list() {
@@ -128,55 +144,36 @@ int self_test(long runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::printf(kUsage, target_list().c_str());
-    return args.empty() ? 2 : 0;
+  const std::vector<std::string_view> arg_views(argv + 1, argv + argc);
+  for (auto a : arg_views)
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", usage().c_str());
+      return 0;
+    }
+  if (arg_views.empty()) {
+    std::printf("%s", usage().c_str());
+    return 2;
   }
   try {
-    const auto number = [](const std::string& flag, const std::string& v) {
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 0) throw InputError("option " + flag + " " + v + ": accepted a whole number >= 0");
-      return n;
-    };
-    if (args[0] == "--self-test") {
-      long runs = 20000;
-      if (args.size() == 3 && args[1] == "--runs") runs = number(args[1], args[2]);
-      else if (args.size() != 1) throw InputError("--self-test takes only --runs N");
-      return self_test(runs);
+    const cli::ParsedOptions p = cli::parse("fuzz_run", kOptions, kOperands, arg_views);
+    if (p.has("--self-test")) {
+      if (!p.operands.empty()) throw InputError("--self-test takes no target (accepted: --self-test [--runs N])");
+      return self_test(p.whole("--runs", 20000));
     }
+    if (p.operands.empty()) throw InputError("no target given (accepted: " + target_list() + ")");
+    std::vector<std::string> args = p.operands;
     const Target* target = find_target(args[0]);
     if (!target || target->kind == Kind::cli)
-      throw InputError("unknown target '" + args[0] + "' (accepted: " + target_list() + ")");
+      throw InputError("unknown target " + cli::shown(args[0]) + " (accepted: " + target_list() + ")");
     RunOptions options = options_from_environment(*target);
-    double seconds = 60;
-    long runs = -1;
-    std::uint64_t seed = 1;
-    std::string artifacts = ".";
-    std::vector<std::string> paths;
-    bool replay_only = false;
-    std::string variant_name;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      const auto value = [&]() -> const std::string& {
-        if (i + 1 >= args.size()) throw InputError("option " + a + " needs a value");
-        return args[++i];
-      };
-      if (a == "--replay") replay_only = true;
-      else if (a == "--backend") {
-        const std::string& b = value();
-        if (b == "emu") options.backend = Backend::emu;
-        else if (b == "cuda") options.backend = Backend::cuda;
-        else throw InputError("option --backend " + b + ": accepted emu, cuda");
-      } else if (a == "--variant") variant_name = value();
-      else if (a == "--time") seconds = static_cast<double>(number(a, value()));
-      else if (a == "--runs") runs = number(a, value());
-      else if (a == "--seed") seed = static_cast<std::uint64_t>(number(a, value()));
-      else if (a == "--artifacts") artifacts = value();
-      else if (!a.empty() && a[0] == '-') throw InputError("unknown option '" + a + "' (see fuzz_run --help)");
-      else paths.push_back(a);
-    }
+    if (const auto b = p.get("--backend")) options.backend = *b == "cuda" ? Backend::cuda : Backend::emu;
+    const double seconds = static_cast<double>(p.whole("--time", 60));
+    const long runs = static_cast<long>(p.whole("--runs", -1));
+    const std::uint64_t seed = p.seed("--seed", 1);
+    const std::string artifacts = p.text("--artifacts", ".");
+    const std::vector<std::string> paths(args.begin() + 1, args.end());
+    const bool replay_only = p.has("--replay");
+    const std::string variant_name = p.text("--variant", "");
     if (!variant_name.empty()) options.pinned = variant_for(*target, variant_name, options.backend);
     if (std::string why; !backend_available(options.backend, &why)) {
       std::printf("fuzz_run %s: NOT RUN: backend %s is not available here: %s\n", args[0].c_str(),

@@ -144,7 +144,7 @@ int run_bench(const BenchOptions& o) {
   report.backend = gpu ? "cuda" : "emu";
   if (!gpu && !plan.quick && plan.shape.empty()) {
     plan.quick = true;
-    std::fprintf(stderr, "kverify bench: no GPU here, so the gate runs on emu with the --quick shapes (the #11 shapes are far too big for emu)\n");
+    std::fprintf(stderr, "kverify bench: no GPU here, so the gate runs on emu with the --quick shapes (the default shapes are far too big for emu)\n");
   }
   std::vector<PlannedCase> cases;
   try {

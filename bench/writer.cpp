@@ -63,7 +63,7 @@ std::string format_table(const BenchReport& r) {
   char line[512];
   std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", "op", "variant",
                 "dtype", "shape", "gate", "median ms", "p10", "p90", "GB/s", "ceil", "TFLOP/s", "baseline", "base ms", "ours/base",
-                "goal (#11)", "");
+                "goal", "");
   o << line;
   for (const auto& row : r.rows) {
     const bool t = row.timing.has_value();
@@ -162,7 +162,7 @@ std::string to_markdown(const BenchReport& r) {
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (inputs read once, outputs written once) / median time; ceil = that / the copy ceiling; "
-       "ours/base = baseline median / our median (above 1: ours is faster); goal: the Performance issue's (#11) for its "
+       "ours/base = baseline median / our median (above 1: ours is faster); goal: the op's bench goal (docs/perf.md) for its "
        "shapes, on the ceiling fraction or on ours/base (met within 0.005, else the gap; what limits each gap: docs/perf.md).\n\n";
   int goals = 0, met = 0;
   for (const auto& row : r.rows)

@@ -1,4 +1,4 @@
-// Fault isolation and sanitized runs for `kverify check` (README "GPU-side verification").
+// Fault isolation and sanitized runs for `kverify check` (docs/gpu.md).
 //
 // The parent (`kverify check`) runs the catalogue in child processes: one per backend x variant,
 // a re-exec of this very binary with the internal flag --child (never fork() after CUDA is up).

@@ -1,5 +1,5 @@
 # The extension point: kverify_add_variant puts a kernel variant written outside kverify's
-# sources under every suite, fuzz target and report (README: "Add your own kernel variant").
+# sources under every suite, fuzz target and report (docs/extending.md).
 #
 #   kverify_add_variant(NAME <name> OP <an op of ops/ops.def>
 #                       SOURCES <kernel.cuh>... [<host.cpp>...]

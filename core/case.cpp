@@ -245,7 +245,9 @@ std::string Case::to_text() const {
 
 Case parse_case(std::string_view line) {
   const auto tokens = tokens_of(line);
-  if (tokens.empty()) throw InputError("empty Case: give at least op=NAME and shape=..., e.g. 'op=softmax shape=4x1000'");
+  if (tokens.empty())
+    throw InputError("empty Case: give at least op=NAME and shape=..., e.g. 'op=" + std::string(all_ops()[0]->name) +
+                     " shape=" + std::string(all_ops()[0]->shape_example) + "'");
 
   Case c;
   // op first: which tensors and shape form the other tokens may name depends on it.

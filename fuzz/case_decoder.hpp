@@ -38,7 +38,7 @@ struct Variant;
 
 namespace kverify::fuzz {
 
-// rows x cols of every tensor of softmax, gelu_tanh and row_sum; M*N*K of matmul_relu.
+// rows x cols of every tensor of a rank-2 op; M*N*K of a rank-3 op (matmul).
 inline constexpr std::int64_t kMaxElements = 64 * 1024;
 inline constexpr std::int64_t kMaxMultiplyAdds = 1 << 19;
 inline constexpr std::int64_t kMaxMatmulSize = 1024;  // each of M, N, K

@@ -224,7 +224,7 @@ int run_fuzz(const FuzzArgs& a) {
   }
   const auto found_size = fs::file_size(found, ec), kept_size = fs::file_size(kept, ec);
   std::printf("FINDING in %s after %.0f s\n", a.target.c_str(), took);
-  if (find_op(a.target) || a.target == "softmax_planted") {
+  if (target_named(a.target).options == "op") {
     auto line = case_line_of(bin, kept, env);
     if (!line) line = last_match(r.output, case_re);
     if (line) {

@@ -289,48 +289,38 @@ int replay(const Target& t, std::span<const std::string> paths, const RunOptions
 
 std::vector<std::string> seed_lines(const Target& t) {
   std::vector<std::string> out;
+  // The text targets' seeds: well-formed lines of every op, then the malformed ones the parsers
+  // must refuse with one line.
   if (t.kind == Kind::case_parser) {
-    return {"op=softmax shape=4x1000",
-            "op=softmax variant=online dtype=bf16 shape=3x1025 x.strides=1,3 y.strides=1100,1 x.offset=5 values=negative:30 seed=7 backend=emu schedule=9",
-            "op=matmul_relu shape=65x33x17 a.strides=1,65 b.offset=3 values=int:3",
-            "op=row_sum dtype=f16 shape=2x70000 values=ramp:0.5",
-            "op=gelu_tanh shape=9x1001 values=special:1e3 backend=cuda",
-            "op=softmax shape=0x5",
-            "op=softmax shape=3x10 y.strides=1,1",
-            "op=softmax shape=3x10 x.strides=9223372036854775807,1",
-            "op=softmax shape=3x10 values=int:1e16",
-            "op=nosuch",
-            "shape=3x3",
-            "op=softmax op=softmax shape=1x1",
-            "op=softmax shape=1x1 seed=18446744073709551616",
-            "op=softmax shape=1x1 values=const:nan",
-            "op=softmax shape=1x1 c.offset=1",
-            ""};
+    for (const OpSpec* op : all_ops()) {
+      const std::string base = "op=" + std::string(op->name) + " shape=" + std::string(op->shape_example);
+      const std::string first(op->tensors()[0].name), last(op->tensors()[op->output_tensor()].name);
+      out.push_back(base);
+      out.push_back(base + " dtype=bf16 " + first + ".offset=5 values=negative:30 seed=7 backend=emu schedule=9");
+      out.push_back(base + " " + last + ".strides=1,1");  // output elements that share an address
+      out.push_back(boundary_case_lines(*op).front());
+    }
+    const std::string op = "op=" + std::string(all_ops()[0]->name);
+    for (const char* rest : {" shape=0x5", " shape=3x10 x.strides=9223372036854775807,1", " shape=3x10 values=int:1e16",
+                             " shape=1x1 seed=18446744073709551616", " shape=1x1 values=const:nan", " shape=1x1 q.offset=1"})
+      out.push_back(op + rest);
+    out.push_back(op + " " + op + " shape=1x1");  // op given twice
+    for (const char* line : {"op=nosuch", "shape=3x3", ""}) out.emplace_back(line);
+    return out;
   }
   if (t.kind == Kind::cli) {
-    return {"run\nop=softmax shape=3x33 backend=emu",
-            "run\nop=matmul_relu\nshape=5x7x3\nbackend=emu",
-            "run\nop=softmax shape=0x5",
-            "run",
-            "check\n--backend\nemu\n--op\nrow_sum",
-            "check\n--backend",
-            "check\n--op\nnosuch",
-            "list",
-            "list\nextra",
-            "help",
-            "help\ncase\n--markdown",
-            "help\nvalues",
-            "help\nnosuch",
-            "run\n--help",
-            "replay\ncorpus/softmax",
-            "replay\n--target\nsoftmax\n/nonexistent",
-            "fuzz\nsoftmax\n--time\n5\n--jobs\n2",
-            "fuzz\nsoftmax\n--variant\nonline",
-            "fuzz\nnosuch",
-            "fuzz\nsoftmax\n--time\n-1",
-            "--help",
-            "nosuch",
-            ""};
+    for (const OpSpec* op : all_ops()) {
+      const std::string name(op->name);
+      out.push_back("run\nop=" + name + " shape=" + std::string(op->shape_example) + " backend=emu");
+      out.push_back("check\n--backend\nemu\n--op\n" + name);
+      out.push_back("fuzz\n" + name + "\n--time\n5\n--jobs\n2");
+      out.push_back("replay\ncorpus/" + name);
+    }
+    for (const char* line : {"run", "run\nop=nosuch", "check\n--backend", "check\n--op\nnosuch", "list", "list\nextra", "help",
+                             "help\ncase\n--markdown", "help\nvalues", "help\nnosuch", "run\n--help", "fuzz\nnosuch",
+                             "replay\n--target\nnosuch\n/nonexistent", "--help", "nosuch", ""})
+      out.emplace_back(line);
+    return out;
   }
   if (!t.planted.empty()) return {};  // the demo starts from nothing: the fuzzer must find the bug itself
   // The op's boundary Cases (the ones `kverify check` runs), those the decoder can produce.

@@ -1,4 +1,4 @@
-// `kverify huge` and `kverify agree`: see gpu_commands.hpp and README "GPU-side verification".
+// `kverify huge` and `kverify agree`: docs/gpu.md.
 #include "gpu/commands.hpp"
 
 #include <algorithm>

@@ -19,10 +19,11 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+ops=($(sed -n 's/^KVERIFY_OP(\([a-z0-9_]*\))$/\1/p' ops/ops.def))  # the op fuzz targets
 
 # The binaries the run uses (built here, carried to the GPU machine under gpu-stage/).
 kStaged=(build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests
-         build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/properties/mutants_tests
+         build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/mutation/mutants_tests
          build-gpu/fuzz/fuzz_run)
 # fuzz_cuda (16 MiB) does not fit beside them in the device tool's 64 MiB: the fuzz_cuda step is a
 # call of its own, carrying build-fuzz-gpu/fuzz/fuzz_cuda.
@@ -93,7 +94,7 @@ case "${1:-}" in
     # The property catalogue on emu and cuda (CI's fixed seed and 20 cases per property), then the
     # mutation self-test on both backends.
     properties() {
-      RC_PARAMS="seed=2026 max_success=20" build-gpu/properties/properties_tests && build-gpu/properties/mutants_tests
+      RC_PARAMS="seed=2026 max_success=20" build-gpu/properties/properties_tests && build-gpu/mutation/mutants_tests
     }
     step properties properties
     runs() {
@@ -120,12 +121,13 @@ case "${1:-}" in
     fuzz_cuda() {  # the op fuzz targets on backend=cuda, 30 s each: libFuzzer (fuzz_cuda, coverage of the
       local ok=0   # host side) from each corpus; findings in $out/fuzz-findings (replay: fuzz_run --replay)
       mkdir -p "$out/fuzz-findings" /tmp/kverify-fuzz-work
-      for t in softmax gelu_tanh row_sum matmul_relu; do
+      for t in "${ops[@]}"; do
         echo "--- $t"
+        KVERIFY_FUZZ_TARGET="$t" build-fuzz-gpu/fuzz/fuzz_cuda --write-dict "/tmp/kverify-fuzz-work/$t.dict"
         mkdir -p "/tmp/kverify-fuzz-work/$t"
         KVERIFY_FUZZ_TARGET="$t" KVERIFY_FUZZ_BACKEND=cuda ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0 \
           build-fuzz-gpu/fuzz/fuzz_cuda -max_total_time=30 -print_final_stats=1 -max_len=64 -len_control=0 \
-          -timeout=60 -dict=fuzz/dict/case_bytes.dict -artifact_prefix="$out/fuzz-findings/$t-" \
+          -timeout=60 -dict="/tmp/kverify-fuzz-work/$t.dict" -artifact_prefix="$out/fuzz-findings/$t-" \
           "/tmp/kverify-fuzz-work/$t" "corpus/$t" 2>&1 | grep -E "INITED|DONE|stat::|==kverify-fuzz==|ERROR|NOT RUN|case line" || ok=1
         [[ ${PIPESTATUS[0]} -eq 0 ]] || ok=1
       done
@@ -134,7 +136,7 @@ case "${1:-}" in
     step fuzz_cuda fuzz_cuda
     fuzz_run_cuda() {  # the same targets without libFuzzer (no ASan): corpus, then 15 s of mutations each
       local ok=0
-      for t in softmax gelu_tanh row_sum matmul_relu; do
+      for t in "${ops[@]}"; do
         build-gpu/fuzz/fuzz_run "$t" --backend cuda --time 15 --artifacts "$out/fuzz-findings" "corpus/$t" || ok=1
       done
       return $ok
@@ -172,7 +174,7 @@ case "${1:-}" in
       return $rc
     }
     step new_variants new_variants
-    # GPU-side verification (README "GPU-side verification"). The catalogue under each
+    # GPU-side verification (docs/gpu.md). The catalogue under each
     # compute-sanitizer tool (f32, 2 cases per property), then each tool on the mutant with its bug.
     for tool in memcheck racecheck initcheck synccheck; do
       step "sanitize_$tool" timeout 480 "$k" check --backend cuda --sanitize "$tool" --dtype f32 --budget 2 \

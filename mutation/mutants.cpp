@@ -134,7 +134,7 @@ int run_mutants(const MutantsOptions& o) {
   std::error_code tmp_ec;
   const fs::path artifacts = fs::temp_directory_path(tmp_ec) / ("kverify-mutants-fuzz-" + std::to_string(getpid()));
   for (const auto& v : mutant_variants()) {
-    if (killed_by_gpu_tools(v)) continue;  // left to compute-sanitizer, fault isolation, huge Cases (README)
+    if (killed_by_gpu_tools(v)) continue;  // left to compute-sanitizer, fault isolation, huge Cases (docs/gpu.md)
     Row row{std::string(v.op), std::string(v.name), std::string(v.strategy)};
     std::fprintf(stderr, "  %s/%s ...", row.op.c_str(), row.name.c_str());
     row.kill = properties::kill_mutant(v, backend, seed, budget);

@@ -1,5 +1,5 @@
 // The mutation self-test's engine: run the op's properties, in catalogue order, against one
-// mutant until one fails (kills it). Issue 7's `kverify mutants` reports from this.
+// mutant until one fails (kills it). `kverify mutants` reports from this.
 #pragma once
 
 #include <string>

@@ -62,7 +62,7 @@ struct OpSpec {
   // The eager composition in the storage precision (reference/baseline.hpp: the baseline rule),
   // row-major over the output tensor.
   std::vector<double> (*eager_baseline)(const Case& c, std::span<const TensorView> inputs);
-  bool rows_sum_to_one;  // the Verdict reports max |row sum - 1| (softmax)
+  bool rows_sum_to_one;  // each output row is a distribution: the Verdict reports max |row sum - 1|
 
   // --- what the suites draw (ops/<op>/spec.cpp) -------------------------------------------------
   // Boundary Cases of `kverify check` and the fuzz seeds: Case lines without op= and dtype=, run in
@@ -103,7 +103,7 @@ struct OpSpec {
 // Every op, in ops/ops.def order.
 std::span<const OpSpec* const> all_ops();
 const OpSpec* find_op(std::string_view name);
-// "softmax, gelu_tanh, ..." for messages that list what is accepted.
+// The op names, comma-separated, for messages that list what is accepted.
 std::string op_names();
 // The op's boundary Cases as full Case lines, every storage dtype in turn (check, agree, fuzz seeds).
 std::vector<std::string> boundary_case_lines(const OpSpec& op);

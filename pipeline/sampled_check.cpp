@@ -48,8 +48,8 @@ bool follows_output_rows(const Case& c, int t) {
 
 std::vector<std::int64_t> sampled_rows(const Case& c, const SampleOptions& o, std::string* how) {
   const std::int64_t rows = c.layout(c.op->output_tensor()).rows;
-  // Reference work per output row: every shape dimension but the rows' (a row of softmax: its
-  // columns; of matmul_relu: N * K multiply-adds).
+  // Reference work per output row: every shape dimension but the rows' (a row of a rank-2 op: its
+  // columns; of a matmul: N * K multiply-adds).
   std::uint64_t per_row = 1;
   for (std::size_t d = 1; d < c.shape.size(); ++d) per_row *= static_cast<std::uint64_t>(c.shape[d]);
   const std::uint64_t affordable = std::max<std::uint64_t>(1, o.reference_budget / std::max<std::uint64_t>(1, per_row));

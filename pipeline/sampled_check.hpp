@@ -34,7 +34,7 @@ std::vector<std::int64_t> sampled_rows(const Case& c, const SampleOptions& optio
 void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, const std::vector<GuardedImage>& inputs,
                         const GuardedImage& output, const Tolerance& tolerance, unsigned threads, Verdict& verdict);
 
-// Whether tensor t's rows are the output's rows (softmax's x, matmul's A; not matmul's B).
+// Whether tensor t's rows are the output's rows (an elementwise op's x, matmul's A; not matmul's B).
 bool follows_output_rows(const Case& c, int t);
 
 }  // namespace kverify

@@ -37,7 +37,7 @@ struct OpProperty {
 };
 
 struct Property {
-  std::string name;  // "<op>.<property>", e.g. "softmax.shift_invariance"
+  std::string name;  // "<op>.<property>"
   const OpSpec* op;
   std::string_view checks;
   PropertyBody body;

@@ -1,5 +1,5 @@
 // A tolerance policy: the largest error against the reference that a correct kernel may have,
-// per element. Each op's policy is code with its reasoning beside it (reference/<op>.cpp).
+// per element. Each op's policy is code with its reasoning beside it (ops/<op>/reference.cpp).
 #pragma once
 
 #include <string>

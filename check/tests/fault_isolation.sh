@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fault isolation (README "GPU-side verification"): `kverify check` over a mutant that writes
+# Fault isolation (docs/gpu.md): `kverify check` over a mutant that writes
 # 2^36 bytes past its output (a device fault: SIGSEGV on emu, an illegal address on cuda) must report
 # each faulting Case as a failing Verdict "device fault: ..." with its Case line and go on with the
 # rest in fresh children: every boundary Case and every property still gets its own Verdict.

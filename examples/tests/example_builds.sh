@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The outside project examples/my_softmax as a user builds it (README: "Add your own kernel
-# variant"): find_package(kverify) against this checkout's configured build tree, only the CLI
+# The outside project examples/my_softmax as a user builds it (docs/extending.md): find_package(kverify) against this checkout's configured build tree, only the CLI
 # built (emu; no sanitizer flavors, no CUDA, to stay short on the CI machine), then `kverify list`
 # must show my_softmax and `kverify check --variant my_softmax` must pass. The two other ways in,
 # add_subdirectory (KVERIFY_SOURCE) and KVERIFY_VARIANT_DIRS, are configured and must register it

@@ -17,13 +17,13 @@
 //   warp of mixed signs: half the lanes idle, ncu on the H200, docs/perf.md). The sign of x is
 //   copied onto y: +0 -> +0, -0 -> -0 (x - d would give +0), the underflowed negative tail is -0.
 //   (The textbook tanh(u) = (e^2u - 1) / (e^2u + 1) overflows to inf/inf = NaN for x >= ~10.9, and
-//   1 + tanhf(u) cancels for x <= ~-3; pipeline/tests/gelu_tanh_test.cpp plants both and fails them.)
+//   1 + tanhf(u) cancels for x <= ~-3; ops/gelu_tanh/tests/pipeline_test.cpp plants both and fails them.)
 //   |x| >= 16: y = x for x > 0 and -0 for x < 0, which is what the formula rounds to in f32 there
 //   (t >= 318: 1 + exp(-t) rounds to 1; t <= -318: |x| exp(t) < 2^-400 underflows), taken
 //   explicitly so that x^2 and x^3 are never formed for large |x| (x^3 overflows f32 beyond 7e12)
 //   and infinities land on their limits. NaN fails |x| >= 16 and propagates through the formula.
 //
-// Error (reference/gelu_tanh.cpp turns this into the tolerance): t carries <= 6 roundings (the two
+// Error (ops/gelu_tanh/reference.cpp turns this into the tolerance): t carries <= 6 roundings (the two
 // constants, x*0.0447f, the fma, the two products), ~3 eps32 relative, which exp turns into a relative
 // error of e of |t| * 3 eps32; expf <= 2 ulp (CUDA's documented bound; the host libm used on emu is
 // within 1). Call δ the relative error of e. d = x e / (1 + e) is off by δ / (1 + e) + 1.5 eps32

@@ -10,7 +10,7 @@
 // elements: ~0.25 ms of memory at 4276 GB/s). gelu_tanh_f32_16 is gelu_tanh_math.cuh's form with
 // __fdividef for the IEEE division (2 ulp for a divisor in [1, 2]): ~1.5 eps32 more than the f32
 // bound, which the f16/bf16 policy's extra output ulp (2^13 eps32 for f16, 2^16 for bf16) absorbs:
-// the policy (reference/gelu_tanh.cpp) is unchanged and every test of it still applies.
+// the policy (ops/gelu_tanh/reference.cpp) is unchanged and every test of it still applies.
 #pragma once
 
 #include "kernels/gelu_tanh/gelu_tanh_contiguous_vec.cuh"  // GeluVector, GeluContiguousArgs

@@ -15,7 +15,7 @@
 // A or column-major B, m or n otherwise), so any layout loads coalesced; a 4-float pad per shared
 // row keeps k-fast stores free of bank conflicts.
 // Accumulation order: each output is one sequential fmaf chain in increasing k, as in tiled_smem;
-// the error bound gamma(K) sum|ab| of reference/matmul_relu.cpp holds for any order anyway.
+// the error bound gamma(K) sum|ab| of ops/matmul_relu/reference.cpp holds for any order anyway.
 // Grid: x over N tiles, y over M tiles (<= 65535); blocks loop over further tiles. 64-bit indices.
 #pragma once
 

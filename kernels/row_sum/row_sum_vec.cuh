@@ -1,4 +1,4 @@
-// row_sum with 16-byte vector loads (issue 11). Vector access and the V = 1 any-layout path:
+// row_sum with 16-byte vector loads. Vector access and the V = 1 any-layout path:
 // kernels/common/vec_io.cuh; f32 accumulation, one rounding to the storage dtype at the end.
 //
 //   rows_vec   rows <= 1024: G = 1..32 lanes per row (several rows per warp for narrow rows),
@@ -10,7 +10,7 @@
 //              workspace and row_sum_split_combine (row_sum_kernels.cuh) adds a row's partials in
 //              a fixed order. No atomics: the result has the same bits on every run.
 //
-// Addition depth per element (reference/row_sum.cpp allows ceil(n/32) + 5 for n <= 1024 and
+// Addition depth per element (ops/row_sum/reference.cpp allows ceil(n/32) + 5 for n <= 1024 and
 // ceil(n/256) + 16 beyond): rows_vec ceil(n / (V G)) + log2 V + log2 G <= ceil(n/32) + 5;
 // split_vec ceil(chunk / (256 V)) + log2 V + 8, plus ceil(S / 32) + 5 for S > 1 splits, where the
 // launcher keeps chunk >= 2048 elements per split so that this stays within ceil(n/256) + 16.

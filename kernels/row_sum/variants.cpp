@@ -18,7 +18,7 @@ std::int64_t cols_of(const Case& c) { return c.shape[1]; }
 }  // namespace
 
 const Variant kVariants[] = {
-    // Issue 11: 16-byte vector loads where the layout allows (unit column stride, 16-byte aligned
+    // 16-byte vector loads where the layout allows (unit column stride, 16-byte aligned
     // rows), the same kernels one element at a time otherwise; row_sum_vec.cuh.
     {.op = "row_sum",
      .name = "rows_vec",
@@ -39,7 +39,7 @@ const Variant kVariants[] = {
      .strategy = "a warp per row, 8 rows per block, lanes stride the row, butterfly reduction",
      .max_rows = 0x7fffffffll * 8,
      // Narrow rows only: each lane adds cols/32 terms in sequence, which the row_sum policy
-     // (reference/row_sum.cpp) bounds for rows up to 1024 (a fuzz session on the H200 found a
+     // (ops/row_sum/reference.cpp) bounds for rows up to 1024 (a fuzz session on the H200 found a
      // 65536-wide row outside it).
      .max_cols = 1024,
      .auto_when = [](const Case& c) { return cols_of(c) <= 1024; },

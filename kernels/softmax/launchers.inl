@@ -136,7 +136,7 @@ void online(const LaunchRequest& r) {
 // 32 with G = 2, P = 4 (f32) and G = 1, P = 4 (bf16) fell from 0.94 / 0.80 of the copy ceiling to
 // 0.78 / 0.66, while width 128 f32 with G = 8, P = 4 rose from 0.92 to 0.97 (docs/perf.md).
 // A lane adds its P exps in sequence: the sum's depth log2 V + (P - 1) + log2 G (the first
-// addition, to 0, is exact) must stay within the policy's n/32 + log2 n (reference/softmax.cpp).
+// addition, to 0, is exact) must stay within the policy's n/32 + log2 n (ops/softmax/reference.cpp).
 // The any-layout path (V = 1) keeps one vector per lane below 32 lanes (fewer instantiations).
 inline int log2_pow2(long long p) {
   int l = 0;

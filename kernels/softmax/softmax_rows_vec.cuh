@@ -7,7 +7,7 @@
 // Padding: -inf for the max, 0 for the sum (set explicitly, never exp(-inf - max)). Per-thread
 // sums add P vectors in sequence into V accumulators (the first addition, to 0, is exact), then the V
 // pairwise, then log2 G shuffle levels: each term sees at most log2 V + (P - 1) + log2 G roundings,
-// which the launcher keeps within the policy's n/32 + log2 n (reference/softmax.cpp).
+// which the launcher keeps within the policy's n/32 + log2 n (ops/softmax/reference.cpp).
 // Out-of-domain rows come out NaN by IEEE arithmetic: NaN in the row makes the sum NaN (fmaxf skips
 // it, exp does not), a +inf max gives exp(inf - inf) = NaN, an all -inf row gives -inf - -inf = NaN.
 // Rows past the end keep their lanes in the shuffles (full mask) but neither load nor store.
@@ -20,7 +20,7 @@
 namespace kverify::kernels {
 
 // y = e / sum. For f16/bf16 outputs as e * (1 / sum): one more f32 rounding (~1 eps32), far below
-// the output's own ulp that the policy adds for them (reference/softmax.cpp), and an IEEE division
+// the output's own ulp that the policy adds for them (ops/softmax/reference.cpp), and an IEEE division
 // per element less, which the halved byte budget of 16-bit softmax cannot afford. f32: the division.
 template <typename T>
 __device__ __forceinline__ float softmax_scale_factor(float sum) {
@@ -35,7 +35,7 @@ __device__ __forceinline__ float softmax_normalise(float e, float factor) {
 // exp(x - max). f32 storage: expf (<= 2 ulp, the policy's term). f16/bf16 storage: __expf
 // (ex2.approx of t * log2 e: an FMUL and a MUFU op instead of expf's ~8 instructions; the 16-bit
 // kernels are instruction-bound, ncu on the H200, docs/perf.md). Its error, 2 + 1.173 |t| ulp, and
-// its flush of results below 2^-126 to 0, are absorbed by the 16-bit policy (reference/softmax.cpp):
+// its flush of results below 2^-126 to 0, are absorbed by the 16-bit policy (ops/softmax/reference.cpp):
 // the bound adds a whole output ulp, of which the rounding uses half; the other half is at least
 // 2^-12 |y| = 2048 eps32 |y| (f16; bf16 2^-9), against <= 125 eps32 for every |t| <= 104, and
 // y <= e < 2^-126 lies under the absolute floor (2^-24 f16, 2^-126 bf16) whatever is stored.

@@ -18,7 +18,7 @@ KV_DECLARE_LAUNCHER(block_regs)
 KV_DECLARE_LAUNCHER(cluster_regs)
 
 const Variant kVariants[] = {
-    // The register-resident variants (issue 11): each input element read once, 16-byte vectors
+    // The register-resident variants: each input element read once, 16-byte vectors
     // where the layout allows (unit column stride, 16-byte aligned rows), any layout otherwise.
     {.op = "softmax",
      .name = "rows_vec",

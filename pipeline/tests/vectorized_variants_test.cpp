@@ -1,4 +1,4 @@
-// The issue-11 variants (softmax rows_vec / block_regs / cluster_regs, row_sum rows_vec /
+// The register-resident and vectorized variants (softmax rows_vec / block_regs / cluster_regs, row_sum rows_vec /
 // split_vec): every template instantiation a launcher can pick (lanes per row G, vectors per
 // thread P, cluster size C) is reached by some width here, each on the 16-byte vector path (dense,
 // aligned rows) and on the any-layout V = 1 path (offsets, column strides, misaligned row
@@ -172,7 +172,7 @@ TEST(VectorVariantsPlan, VectorPathNeedsUnitStrideAndAlignedRows) {
 }
 
 // split_vec's plan: chunks are whole 16-byte vectors for every dtype, the splits cover the row
-// exactly, and each element's addition depth stays within reference/row_sum.cpp's allowance
+// exactly, and each element's addition depth stays within ops/row_sum/reference.cpp's allowance
 // (ceil(n/256) + 16 beyond 1024 columns, more below): ceil(chunk / 256) per-thread additions
 // (V = 1, the worst), 3 for the pairwise vector sum, 5 + 3 for the block, and ceil(S/32) + 5 for
 // the combine when there are S > 1 splits. The issue's shapes fill 132 SMs with >= 1056 blocks.

@@ -1,6 +1,6 @@
 // Reference speed on this machine, in elements per second (output elements for the reductions'
 // inputs counted as input elements read): the float64 references as the pipeline calls them, and
-// the exact MPFR paths. README quotes the figures with the machine.
+// the exact MPFR paths. reports/emu/NOTES.md quotes the figures with the machine.
 #include <chrono>
 #include <cstdio>
 #include <random>

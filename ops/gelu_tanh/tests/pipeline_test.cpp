@@ -37,7 +37,7 @@ kverify::Verdict run_variant(const Variant& v, const std::string& line) {
   return kverify::run_case(c);
 }
 
-// auto's choice where the vector path applies: vec_ilp (issue 11), contiguous_vec's successor.
+// auto's choice where the vector path applies: vec_ilp, contiguous_vec's successor.
 constexpr const char* kAutoVector = "vec_ilp";
 
 TEST(GeluTanh, RegistryHasTheVectorPathsFirstThenStrided) {

@@ -1,5 +1,5 @@
 // Measures emu's speed: context switches per second on a barrier-heavy kernel and on a
-// shuffle-heavy one. `kverify check` runs it; README quotes the figure with its machine.
+// shuffle-heavy one. `kverify check` runs it; reports/emu/NOTES.md quotes the figure with its machine.
 #include <chrono>
 #include <cstdio>
 #include <vector>

@@ -1,0 +1,2 @@
+#define KV_BACKEND cuda
+#include "kernels/scale/launchers.inl"

@@ -1,0 +1,2 @@
+#define KV_BACKEND emu
+#include "kernels/scale/launchers.inl"

@@ -16,12 +16,12 @@
 
 #include "bench/device.hpp"
 #include "bench/gate.hpp"
-#include "core/parallel.hpp"
 #include "bench/plan.hpp"
 #include "bench/writer.hpp"
 #include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
+#include "core/parallel.hpp"
 #include "pipeline/execute.hpp"
 
 namespace kverify {
@@ -35,10 +35,10 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-
 std::string clocks_seen() {
-  const std::string s = output_of(
-      {"nvidia-smi", "--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw", "--format=csv,noheader"});
+  const std::string s =
+      output_of({"nvidia-smi", "--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw",
+                 "--format=csv,noheader"});
   return s.empty() ? "not available (nvidia-smi did not answer)" : "sm, max sm, mem, temp, power: " + s;
 }
 
@@ -47,7 +47,6 @@ std::string shape_text(const std::vector<std::int64_t>& s) {
   for (auto n : s) t += (t.empty() ? "" : "x") + std::to_string(n);
   return t;
 }
-
 
 // The timed inputs: the Case's recipe values at its layout (the values the gate checked), made
 // on the host in parallel and uploaded before any timing.
@@ -60,7 +59,8 @@ std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill, uns
     parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
       for (auto r = r0; r < r1; ++r)
         for (std::int64_t col = 0; col < l.cols; ++col)
-          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, l.cols), host.data() + l.index(r, col) * es);
+          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, l.cols),
+                         host.data() + l.index(r, col) * es);
     });
     mem->upload(host.data(), bytes);
   }
@@ -120,7 +120,8 @@ int run_bench(const BenchOptions& o) {
   for (const auto& path : {o.json_path, o.md_path}) {  // before the gate's minutes
     if (path.empty()) continue;
     std::error_code ec;
-    if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
+      std::filesystem::create_directories(parent, ec);
     if (const auto problem = output_path_problem(path)) {
       std::fprintf(stderr, "kverify bench: %s\n", problem->c_str());
       return kBadInput;
@@ -134,8 +135,10 @@ int run_bench(const BenchOptions& o) {
   report.warmup = warmup;
   report.flush_bytes = kFlushBytes;
   report.host = std::to_string(hardware_threads()) + " host threads";
-  if (const char* env = std::getenv("KVERIFY_COMMIT"); env && *env) report.commit = env;
-  else report.commit = output_of({"git", "rev-parse", "--short", "HEAD"});
+  if (const char* env = std::getenv("KVERIFY_COMMIT"); env && *env)
+    report.commit = env;
+  else
+    report.commit = output_of({"git", "rev-parse", "--short", "HEAD"});
   if (report.commit.empty()) report.commit = "unknown";
 
   std::string why_no_gpu;
@@ -144,7 +147,9 @@ int run_bench(const BenchOptions& o) {
   report.backend = gpu ? "cuda" : "emu";
   if (!gpu && !plan.quick && plan.shape.empty()) {
     plan.quick = true;
-    std::fprintf(stderr, "kverify bench: no GPU here, so the gate runs on emu with the --quick shapes (the default shapes are far too big for emu)\n");
+    std::fprintf(stderr,
+                 "kverify bench: no GPU here, so the gate runs on emu with the --quick shapes (the default shapes are "
+                 "far too big for emu)\n");
   }
   std::vector<PlannedCase> cases;
   try {
@@ -187,8 +192,9 @@ int run_bench(const BenchOptions& o) {
             gates[i].verdict.reason = std::string("the gate could not check it: ") + e.what();
           }
           std::lock_guard lock(print);
-          std::fprintf(stderr, "  gate %zu/%zu %s %s (%.1f s)\n", ++done, cases.size(), std::string(name(gates[i].verdict.outcome)).c_str(),
-                       cases[i].c.to_text().c_str(), gates[i].seconds);
+          std::fprintf(stderr, "  gate %zu/%zu %s %s (%.1f s)\n", ++done, cases.size(),
+                       std::string(name(gates[i].verdict.outcome)).c_str(), cases[i].c.to_text().c_str(),
+                       gates[i].seconds);
         }
       });
     for (auto& w : workers) w.join();
@@ -244,12 +250,15 @@ int run_bench(const BenchOptions& o) {
     const auto timing_start = std::chrono::steady_clock::now();
     try {
       const DeviceInfo info = device_info();
-      report.device = info.name + ", " + std::to_string(info.sm_count) + " SMs, " + std::to_string(info.l2_bytes >> 20) + " MiB L2, " +
-                      std::to_string(info.memory_bytes >> 30) + " GiB";
-      report.driver = std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10);
+      report.device = info.name + ", " + std::to_string(info.sm_count) + " SMs, " +
+                      std::to_string(info.l2_bytes >> 20) + " MiB L2, " + std::to_string(info.memory_bytes >> 30) +
+                      " GiB";
+      report.driver =
+          std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10);
       const std::string smi = output_of({"nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"});
       if (!smi.empty()) report.driver = smi + " (CUDA " + report.driver + ")";
-      report.runtime = std::to_string(info.runtime_version / 1000) + "." + std::to_string(info.runtime_version % 1000 / 10);
+      report.runtime =
+          std::to_string(info.runtime_version / 1000) + "." + std::to_string(info.runtime_version % 1000 / 10);
       report.clocks_before = clocks_seen();
       Timer timer(kFlushBytes);
       const Ceiling ceiling = copy_ceiling(timer, plan.quick ? (256u << 20) : (1ull << 30), reps);
@@ -281,18 +290,22 @@ int run_bench(const BenchOptions& o) {
 
   std::printf("\n%s", format_table(report).c_str());
   for (const auto& row : report.rows)
-    std::printf("gate %s %s: %s\n", row.case_line.c_str(), row.gate_failed ? "FAILED" : "passed", row.gate_coverage.c_str());
+    std::printf("gate %s %s: %s\n", row.case_line.c_str(), row.gate_failed ? "FAILED" : "passed",
+                row.gate_coverage.c_str());
   std::printf("gate: %zu Cases in %.1f s%s\n", cases.size(), report.gate_seconds,
               gpu ? ("; timing " + std::to_string(static_cast<int>(report.timing_seconds)) + " s").c_str() : "");
   for (const auto& row : report.rows)
-    if (row.gate_failed) std::printf("REFUSED to time %s: %s (failing Case lines above)\n", row.case_line.c_str(), row.not_timed_reason.c_str());
+    if (row.gate_failed)
+      std::printf("REFUSED to time %s: %s (failing Case lines above)\n", row.case_line.c_str(),
+                  row.not_timed_reason.c_str());
   if (!report.note.empty()) std::printf("%s\n", report.note.c_str());
   OutputFiles files;
   std::string written;
   for (const auto& [path, text] : {std::pair{json_path, to_json(report)}, std::pair{md_path, to_markdown(report)}}) {
     if (path.empty()) continue;
     std::error_code ec;
-    if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
+      std::filesystem::create_directories(parent, ec);
     files.add(path, text);
     written += (written.empty() ? "" : ", ") + path;
   }

@@ -13,8 +13,12 @@ Ceiling copy_ceiling(Timer& timer, std::size_t bytes, int reps) {
   auto s = static_cast<cudaStream_t>(timer.stream());
   Ceiling c;
   c.bytes = bytes;
-  c.timing = timer.time([&] { kverify::cuda::check(cudaMemcpyAsync(dst.data, src.data, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync D2D"); },
-                        3, reps);
+  c.timing = timer.time(
+      [&] {
+        kverify::cuda::check(cudaMemcpyAsync(dst.data, src.data, bytes, cudaMemcpyDeviceToDevice, s),
+                             "cudaMemcpyAsync D2D");
+      },
+      3, reps);
   c.gbps = 2.0 * static_cast<double>(bytes) / (c.timing.median * 1e-3) / 1e9;
   return c;
 }

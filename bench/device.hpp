@@ -64,8 +64,8 @@ Ceiling copy_ceiling(Timer& timer, std::size_t bytes, int reps);
 // each op's ops/<op>/bench_baseline.cu. It returns a launcher to time; building it does any
 // planning and allocates its own outputs (outside the timing).
 struct Baseline {
-  std::string name;     // e.g. "cuBLASLt+ReLU"
-  std::string detail;   // algorithm, compute type
+  std::string name;    // e.g. "cuBLASLt+ReLU"
+  std::string detail;  // algorithm, compute type
   std::function<void()> run;
   std::shared_ptr<void> state;  // keeps plans, workspaces and outputs alive
 };

@@ -6,7 +6,9 @@
 
 namespace kverify::bench {
 namespace {
-[[noreturn]] void none() { throw std::runtime_error("this build of kverify has no cuda backend: the bench cannot time"); }
+[[noreturn]] void none() {
+  throw std::runtime_error("this build of kverify has no cuda backend: the bench cannot time");
+}
 }  // namespace
 DeviceInfo device_info() { none(); }
 DeviceMemory::DeviceMemory(std::size_t) { none(); }

@@ -85,14 +85,33 @@ void reduce_rows(const T* x, float* out, long long rows, long long cols, cudaStr
 }
 
 // The framework ops, as functors (an extended __device__ lambda cannot live in a generic lambda).
-struct Sub { __device__ float operator()(float v, float w) const { return v - w; } };
-struct Div { __device__ float operator()(float v, float w) const { return v / w; } };
-struct Add { __device__ float operator()(float v, float w) const { return v + w; } };
-struct Mul { __device__ float operator()(float v, float w) const { return v * w; } };
-struct Exp { __device__ float operator()(float v) const { return expf(v); } };
-struct Tanh { __device__ float operator()(float v) const { return tanhf(v); } };
-struct Cube { __device__ float operator()(float v) const { return v * v * v; } };
-struct Scale { float k; __device__ float operator()(float v) const { return v * k; } };
-struct OnePlus { __device__ float operator()(float v) const { return 1.f + v; } };
+struct Sub {
+  __device__ float operator()(float v, float w) const { return v - w; }
+};
+struct Div {
+  __device__ float operator()(float v, float w) const { return v / w; }
+};
+struct Add {
+  __device__ float operator()(float v, float w) const { return v + w; }
+};
+struct Mul {
+  __device__ float operator()(float v, float w) const { return v * w; }
+};
+struct Exp {
+  __device__ float operator()(float v) const { return expf(v); }
+};
+struct Tanh {
+  __device__ float operator()(float v) const { return tanhf(v); }
+};
+struct Cube {
+  __device__ float operator()(float v) const { return v * v * v; }
+};
+struct Scale {
+  float k;
+  __device__ float operator()(float v) const { return v * k; }
+};
+struct OnePlus {
+  __device__ float operator()(float v) const { return 1.f + v; }
+};
 
 }  // namespace kverify::bench::eager

@@ -41,7 +41,8 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
   if (guarded_run(c, v, first, Poison::nan, verdict, threads)) {
     const int out = c.op->output_tensor();
     check_sampled_rows(c, rows, second, first[out], *tolerance, threads, verdict);
-    if (guarded_run(c, v, second, Poison::random_finite, verdict, threads)) compare_runs(first[out], second[out], verdict, threads);
+    if (guarded_run(c, v, second, Poison::random_finite, verdict, threads))
+      compare_runs(first[out], second[out], verdict, threads);
   }
   decide_outcome(verdict);
   return finish();

@@ -19,9 +19,9 @@
 namespace kverify::bench {
 
 struct GateOptions {
-  unsigned threads = 1;                          // host threads for this Case
-  std::uint64_t reference_budget = 1ull << 24;   // reference work (elements, or multiply-adds for matmul) done in full
-  std::uint64_t sample_seed = 1;                 // which random rows the sample adds
+  unsigned threads = 1;                         // host threads for this Case
+  std::uint64_t reference_budget = 1ull << 24;  // reference work (elements, or multiply-adds for matmul) done in full
+  std::uint64_t sample_seed = 1;                // which random rows the sample adds
 };
 
 struct GateResult {

@@ -64,10 +64,12 @@ std::vector<PlannedCase> plan_cases(const PlanOptions& o, std::vector<std::strin
     for (const auto& v : all_variants())
       if (v.name == o.variant) {
         if (!op_name.empty() && op_name != v.op)
-          throw InputError("--variant " + o.variant + " exists for several ops: add --op (accepted: " + op_names() + ")");
+          throw InputError("--variant " + o.variant + " exists for several ops: add --op (accepted: " + op_names() +
+                           ")");
         op_name = std::string(v.op);
       }
-    if (op_name.empty()) throw InputError("unknown --variant '" + o.variant + "' (accepted: auto, all, or a name of `kverify list`)");
+    if (op_name.empty())
+      throw InputError("unknown --variant '" + o.variant + "' (accepted: auto, all, or a name of `kverify list`)");
   }
   if (!op_name.empty() && !find_op(op_name))
     throw InputError("unknown --op '" + op_name + "' (accepted: " + op_names() + ")");
@@ -78,12 +80,13 @@ std::vector<PlannedCase> plan_cases(const PlanOptions& o, std::vector<std::strin
   for (const OpSpec* op : all_ops()) {
     if (!op_name.empty() && op_name != op->name) continue;
     if (!o.shape.empty() && static_cast<int>(o.shape.size()) != op->shape_rank)
-      throw InputError("--shape " + shape_text(o.shape) + " does not fit op " + std::string(op->name) + " (accepted: " +
-                       std::string(op->shape_form) + ")");
+      throw InputError("--shape " + shape_text(o.shape) + " does not fit op " + std::string(op->name) +
+                       " (accepted: " + std::string(op->shape_form) + ")");
     if (named_variant && !find_variant(op->name, o.variant))
       throw InputError("op " + std::string(op->name) + " has no variant '" + o.variant + "' (see `kverify list`)");
-    const std::vector<Shape> shapes = !o.shape.empty() ? std::vector<Shape>{o.shape}
-                                      : shapes_of(*op, o.quick ? op->bench_quick_shapes : op->bench_shapes);
+    const std::vector<Shape> shapes = !o.shape.empty()
+                                          ? std::vector<Shape>{o.shape}
+                                          : shapes_of(*op, o.quick ? op->bench_quick_shapes : op->bench_shapes);
     std::vector<DType> dtypes(op->bench_dtypes.begin(), op->bench_dtypes.end());
     if (o.dtype) dtypes = {*o.dtype};
     for (const auto& shape : shapes)
@@ -119,8 +122,8 @@ std::vector<PlannedCase> plan_cases(const PlanOptions& o, std::vector<std::strin
           const auto& recipes = op->bench_gate_recipes;
           for (int e = 0; e < o.gate_extra; ++e) {
             Case x = c;
-            x.values = parse_case("op=" + std::string(op->name) + " shape=" + shape_text(shape) + " values=" +
-                                  std::string(recipes[static_cast<std::size_t>(e) % recipes.size()]))
+            x.values = parse_case("op=" + std::string(op->name) + " shape=" + shape_text(shape) +
+                                  " values=" + std::string(recipes[static_cast<std::size_t>(e) % recipes.size()]))
                            .values;
             x.seed = o.seed + static_cast<std::uint64_t>(group) * 1000 + static_cast<std::uint64_t>(e);
             out.push_back({x, v, group, false});

@@ -15,21 +15,21 @@
 namespace kverify::bench {
 
 struct PlanOptions {
-  std::string op;                   // empty: every op
-  std::string variant = "auto";     // auto, all (every production variant), or a name
+  std::string op;                // empty: every op
+  std::string variant = "auto";  // auto, all (every production variant), or a name
   std::optional<DType> dtype;
   std::vector<std::int64_t> shape;  // empty: the op's default shapes
   bool quick = false;
-  int gate_extra = 2;               // extra random-value Cases per timed Case
-  std::uint64_t seed = 1;           // seeds of the extra Cases
+  int gate_extra = 2;      // extra random-value Cases per timed Case
+  std::uint64_t seed = 1;  // seeds of the extra Cases
   Backend backend = Backend::cuda;
 };
 
 struct PlannedCase {
-  Case c;                     // backend resolved, variant named
+  Case c;  // backend resolved, variant named
   const Variant* variant = nullptr;
-  int group = 0;              // index of the timed Case it gates
-  bool timed = false;         // the timed Case itself (else an extra gate Case)
+  int group = 0;       // index of the timed Case it gates
+  bool timed = false;  // the timed Case itself (else an extra gate Case)
 };
 
 // The goal of a timed Case (OpSpec::bench_goal): a fraction of the copy ceiling, or of the

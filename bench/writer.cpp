@@ -61,13 +61,15 @@ Json timing_json(const Timing& t) {
 std::string format_table(const BenchReport& r) {
   std::ostringstream o;
   char line[512];
-  std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", "op", "variant",
-                "dtype", "shape", "gate", "median ms", "p10", "p90", "GB/s", "ceil", "TFLOP/s", "baseline", "base ms", "ours/base",
-                "goal", "");
+  std::snprintf(line, sizeof line,
+                "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", "op", "variant",
+                "dtype", "shape", "gate", "median ms", "p10", "p90", "GB/s", "ceil", "TFLOP/s", "baseline", "base ms",
+                "ours/base", "goal", "");
   o << line;
   for (const auto& row : r.rows) {
     const bool t = row.timing.has_value();
-    std::snprintf(line, sizeof line, "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", row.op.c_str(),
+    std::snprintf(line, sizeof line,
+                  "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", row.op.c_str(),
                   row.variant.c_str(), row.dtype.c_str(), row.shape.c_str(), gate_cell(row).c_str(),
                   t ? fmt("%.4f", row.timing->median).c_str() : (row.gate_failed ? "REFUSED" : "not timed"),
                   t ? fmt("%.4f", row.timing->p10).c_str() : "-", t ? fmt("%.4f", row.timing->p90).c_str() : "-",
@@ -110,8 +112,12 @@ std::string to_json(const BenchReport& r) {
               {"dtype", row.dtype},
               {"shape", row.shape},
               {"case", row.case_line},
-              {"gate", {{"cases", row.gate_cases}, {"failed", row.gate_failed}, {"coverage", row.gate_coverage},
-                        {"seconds", row.gate_seconds}, {"failing", row.failing_lines}}},
+              {"gate",
+               {{"cases", row.gate_cases},
+                {"failed", row.gate_failed},
+                {"coverage", row.gate_coverage},
+                {"seconds", row.gate_seconds},
+                {"failing", row.failing_lines}}},
               {"ideal_bytes", row.ideal_bytes}};
     if (row.flops > 0) x["flops"] = row.flops;
     if (row.timing) {
@@ -150,9 +156,9 @@ std::string to_json(const BenchReport& r) {
 std::string to_markdown(const BenchReport& r) {
   std::ostringstream o;
   o << "# kverify bench\n\n"
-    << "- date: " << r.date << "\n- commit: " << r.commit << "\n- device: " << r.device << " (" << r.backend << "), driver "
-    << r.driver << ", runtime " << r.runtime << "\n- host: " << r.host << "\n- clocks before: " << r.clocks_before
-    << "\n- clocks after: " << r.clocks_after << "\n";
+    << "- date: " << r.date << "\n- commit: " << r.commit << "\n- device: " << r.device << " (" << r.backend
+    << "), driver " << r.driver << ", runtime " << r.runtime << "\n- host: " << r.host
+    << "\n- clocks before: " << r.clocks_before << "\n- clocks after: " << r.clocks_after << "\n";
   if (r.ceiling_timing)
     o << "- ceiling: device-to-device copy " << fmt("%.0f", r.ceiling_gbps) << " GB/s (bytes read + written, "
       << r.ceiling_bytes << " bytes copied, median of " << r.ceiling_timing->ms.size() << ")\n";
@@ -162,8 +168,10 @@ std::string to_markdown(const BenchReport& r) {
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (inputs read once, outputs written once) / median time; ceil = that / the copy ceiling; "
-       "ours/base = baseline median / our median (above 1: ours is faster); goal: the op's bench goal (docs/perf.md) for its "
-       "shapes, on the ceiling fraction or on ours/base (met within 0.005, else the gap; what limits each gap: docs/perf.md).\n\n";
+       "ours/base = baseline median / our median (above 1: ours is faster); goal: the op's bench goal (docs/perf.md) "
+       "for its "
+       "shapes, on the ceiling fraction or on ours/base (met within 0.005, else the gap; what limits each gap: "
+       "docs/perf.md).\n\n";
   int goals = 0, met = 0;
   for (const auto& row : r.rows)
     if (const auto m = goal_measure(row, r.ceiling_gbps)) {
@@ -171,22 +179,28 @@ std::string to_markdown(const BenchReport& r) {
       met += *m >= row.goal->value - 0.005;
     }
   if (goals) o << "Goals met: " << met << " of " << goals << " measured.\n\n";
-  o << "| op | variant | dtype | shape | gate | median ms | p10 | p90 | GB/s | ceil | TFLOP/s | baseline | base ms | ours/base | goal | met |\n"
+  o << "| op | variant | dtype | shape | gate | median ms | p10 | p90 | GB/s | ceil | TFLOP/s | baseline | base ms | "
+       "ours/base | goal | met |\n"
     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& row : r.rows) {
     const bool t = row.timing.has_value();
-    o << "| " << row.op << " | " << row.variant << " | " << row.dtype << " | " << row.shape << " | " << gate_cell(row) << " | "
-      << (t ? fmt("%.4f", row.timing->median) : row.gate_failed ? "**REFUSED**" : "not timed") << " | "
-      << (t ? fmt("%.4f", row.timing->p10) : "-") << " | " << (t ? fmt("%.4f", row.timing->p90) : "-") << " | "
-      << (t ? fmt("%.0f", gbps(row)) : "-") << " | " << (t && r.ceiling_gbps > 0 ? fmt("%.2f", gbps(row) / r.ceiling_gbps) : "-")
-      << " | " << (t && row.flops > 0 ? fmt("%.1f", row.flops / (row.timing->median * 1e-3) / 1e12) : "-") << " | "
+    o << "| " << row.op << " | " << row.variant << " | " << row.dtype << " | " << row.shape << " | " << gate_cell(row)
+      << " | "
+      << (t                 ? fmt("%.4f", row.timing->median)
+          : row.gate_failed ? "**REFUSED**"
+                            : "not timed")
+      << " | " << (t ? fmt("%.4f", row.timing->p10) : "-") << " | " << (t ? fmt("%.4f", row.timing->p90) : "-") << " | "
+      << (t ? fmt("%.0f", gbps(row)) : "-") << " | "
+      << (t && r.ceiling_gbps > 0 ? fmt("%.2f", gbps(row) / r.ceiling_gbps) : "-") << " | "
+      << (t && row.flops > 0 ? fmt("%.1f", row.flops / (row.timing->median * 1e-3) / 1e12) : "-") << " | "
       << (row.baseline ? row.baseline->name : "-") << " | "
-      << (row.baseline && row.baseline->timing ? fmt("%.4f", row.baseline->timing->median) : "-") << " | " << ratio_cell(row)
-      << " | " << goal_cell(row) << " | " << met_cell(row, r.ceiling_gbps) << " |\n";
+      << (row.baseline && row.baseline->timing ? fmt("%.4f", row.baseline->timing->median) : "-") << " | "
+      << ratio_cell(row) << " | " << goal_cell(row) << " | " << met_cell(row, r.ceiling_gbps) << " |\n";
   }
   o << "\n## Gate coverage\n\n";
   for (const auto& row : r.rows) {
-    o << "- " << row.case_line << ": " << gate_cell(row) << ", " << fmt("%.1f", row.gate_seconds) << " s; " << row.gate_coverage << "\n";
+    o << "- " << row.case_line << ": " << gate_cell(row) << ", " << fmt("%.1f", row.gate_seconds) << " s; "
+      << row.gate_coverage << "\n";
     for (const auto& f : row.failing_lines) o << "  - failing: `" << f << "`\n";
   }
   bool any_base = false;

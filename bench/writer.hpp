@@ -26,22 +26,22 @@ struct BenchRow {
   std::vector<std::string> failing_lines;  // reproduce lines of the failing Cases
   std::optional<Timing> timing;            // none when refused or not timed
   std::string not_timed_reason;
-  double ideal_bytes = 0, flops = 0;       // flops 0 except matmul
+  double ideal_bytes = 0, flops = 0;  // flops 0 except matmul
   std::optional<BaselineResult> baseline;
-  std::optional<Goal> goal;                // the Performance issue's, for its shapes
+  std::optional<Goal> goal;  // the Performance issue's, for its shapes
 };
 
 struct BenchReport {
   std::string date, commit, backend, device, driver, runtime, clocks_before, clocks_after, host;
-  std::string note;                   // e.g. "cannot time: no GPU ..."
+  std::string note;  // e.g. "cannot time: no GPU ..."
   int reps = 0, warmup = 0;
   std::size_t flush_bytes = 0;
-  double ceiling_gbps = 0;            // 0: not measured
+  double ceiling_gbps = 0;  // 0: not measured
   std::optional<Timing> ceiling_timing;
   std::size_t ceiling_bytes = 0;
   double gate_seconds = 0, timing_seconds = 0;
   std::vector<BenchRow> rows;
-  std::vector<std::string> skipped;   // Cases no variant could take
+  std::vector<std::string> skipped;  // Cases no variant could take
 };
 
 std::string format_table(const BenchReport& r);

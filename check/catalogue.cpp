@@ -4,15 +4,15 @@
 #include <cstdio>
 #include <map>
 
+#include "check/isolation.hpp"
+#include "check/report.hpp"
+#include "check/skips.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
 #include "reference/baseline.hpp"
-#include "check/isolation.hpp"
-#include "check/report.hpp"
-#include "check/skips.hpp"
 
 namespace kverify {
 
@@ -65,8 +65,9 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
       row.worst_ulp = std::max(row.worst_ulp, v.stats.max_ulp);
       row.worst_margin = std::max(row.worst_margin, v.stats.worst_margin);
       if (v.stats.baseline_kernel_ulps >= 0)  // share of the baseline rule's allowance used: 1 is the limit
-        row.worst_baseline = std::max(row.worst_baseline, v.stats.baseline_kernel_ulps /
-                                                              (kBaselineFactor * v.stats.baseline_eager_ulps + kBaselineSlack));
+        row.worst_baseline =
+            std::max(row.worst_baseline,
+                     v.stats.baseline_kernel_ulps / (kBaselineFactor * v.stats.baseline_eager_ulps + kBaselineSlack));
       if (options.child) {  // send this Case's row now: the next Case may take the child down
         report.boundary.push_back(row);
         rows.erase(key);
@@ -137,8 +138,10 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
                 f.replay.c_str());
   report.print_tables();
   const auto write_error = write_output_file(options.json_path, report.json());
-  if (write_error) std::fprintf(stderr, "kverify check: %s\n", write_error->c_str());
-  else std::printf("summary written to %s\n", options.json_path.c_str());
+  if (write_error)
+    std::fprintf(stderr, "kverify check: %s\n", write_error->c_str());
+  else
+    std::printf("summary written to %s\n", options.json_path.c_str());
   int passed = 0;
   for (const auto& r : report.boundary) passed += r.passed;
   for (const auto& r : report.properties) passed += r.ok && r.cases > 0;

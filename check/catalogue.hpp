@@ -17,7 +17,7 @@ struct CheckOptions {
   std::vector<Backend> backends;  // empty: emu, plus cuda when a GPU is present
   bool backends_requested = false;
   std::optional<std::string> op;
-  std::optional<std::string> variant;   // also a mutant, by name
+  std::optional<std::string> variant;  // also a mutant, by name
   std::optional<DType> dtype;
   std::optional<std::string> property;  // one property of the catalogue
   std::uint64_t seed = 2026;            // RapidCheck's seed

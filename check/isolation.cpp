@@ -17,12 +17,12 @@
 #include <map>
 #include <sstream>
 
+#include "check/skips.hpp"
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
 #include "properties/catalogue.hpp"
-#include "check/skips.hpp"
 
 extern char** environ;
 
@@ -35,10 +35,14 @@ constexpr int kFaultExit = 70;      // a child that found its CUDA context lost
 std::string escape(const std::string& s) {
   std::string out;
   for (char ch : s) {
-    if (ch == '\\') out += "\\\\";
-    else if (ch == '\n') out += "\\n";
-    else if (ch == '\t') out += "\\t";
-    else out += ch;
+    if (ch == '\\')
+      out += "\\\\";
+    else if (ch == '\n')
+      out += "\\n";
+    else if (ch == '\t')
+      out += "\\t";
+    else
+      out += ch;
   }
   return out;
 }
@@ -105,7 +109,8 @@ std::string number(double v) {
 
 std::string signal_text(int sig) {
   const char* abbrev = sigabbrev_np(sig);
-  return std::string("signal ") + (abbrev ? std::string("SIG") + abbrev : std::to_string(sig)) + " (" + strsignal(sig) + ")";
+  return std::string("signal ") + (abbrev ? std::string("SIG") + abbrev : std::to_string(sig)) + " (" + strsignal(sig) +
+         ")";
 }
 
 }  // namespace
@@ -137,8 +142,8 @@ void child_flush(CheckReport& r) {
   }
   for (; s.failures_sent < r.failures.size(); ++s.failures_sent) {
     const auto& f = r.failures[s.failures_sent];
-    std::printf("@kv failure %s\t%s\t%s\t%s\n", escape(f.backend).c_str(), escape(f.what).c_str(), escape(f.message).c_str(),
-                escape(f.replay).c_str());
+    std::printf("@kv failure %s\t%s\t%s\t%s\n", escape(f.backend).c_str(), escape(f.what).c_str(),
+                escape(f.message).c_str(), escape(f.replay).c_str());
   }
   std::fflush(stdout);
 }
@@ -154,8 +159,8 @@ void ChildTranscript::feed(const std::string& line) {
     // compute-sanitizer's records: "========= <finding>" starts one, "=========     <detail>" continues it.
     if (line.rfind("========= ", 0) == 0) {
       const std::string body = line.substr(10);
-      const bool summary = body.rfind("COMPUTE-SANITIZER", 0) == 0 || body.find("SUMMARY:") != std::string::npos ||
-                           body.empty();
+      const bool summary =
+          body.rfind("COMPUTE-SANITIZER", 0) == 0 || body.find("SUMMARY:") != std::string::npos || body.empty();
       if (summary) return;
       if (body[0] != ' ' || findings.empty()) {
         if (body[0] == ' ') return;  // a detail line with no finding before it
@@ -185,8 +190,9 @@ void ChildTranscript::feed(const std::string& line) {
   } else if (kind == "boundary") {
     const auto f = split_tabs(rest);
     if (f.size() < 8) return;
-    report.boundary.push_back({f[0], f[1], f[2], std::atoi(f[3].c_str()), std::atoi(f[4].c_str()), std::strtod(f[5].c_str(), nullptr),
-                               std::strtod(f[6].c_str(), nullptr), std::strtod(f[7].c_str(), nullptr)});
+    report.boundary.push_back({f[0], f[1], f[2], std::atoi(f[3].c_str()), std::atoi(f[4].c_str()),
+                               std::strtod(f[5].c_str(), nullptr), std::strtod(f[6].c_str(), nullptr),
+                               std::strtod(f[7].c_str(), nullptr)});
   } else if (kind == "property") {
     const auto f = split_tabs(rest);
     if (f.size() < 7) return;
@@ -224,9 +230,9 @@ std::string self_exe() {
 // protocol to our stderr (progress).
 ChildResult run_child(const std::vector<std::string>& argv, ChildTranscript& t) {
   return kverify::run_child(argv, {.on_line = [&t](const std::string& line) {
-                                     if (line.rfind("@kv ", 0) != 0) std::fprintf(stderr, "%s\n", line.c_str());
-                                     t.feed(line);
-                                   }});
+                              if (line.rfind("@kv ", 0) != 0) std::fprintf(stderr, "%s\n", line.c_str());
+                              t.feed(line);
+                            }});
 }
 
 std::string how_it_ended(const ChildResult& r, const ChildTranscript& t) {
@@ -247,12 +253,15 @@ int run_check_isolated(const CheckOptions& options) {
   if (!options.sanitize.empty()) {
     for (Backend b : options.backends)
       if (b != Backend::cuda)
-        throw InputError("--sanitize " + options.sanitize +
-                         " needs --backend cuda (compute-sanitizer checks GPU kernels; emu has its own ASan/TSan flavors)");
+        throw InputError(
+            "--sanitize " + options.sanitize +
+            " needs --backend cuda (compute-sanitizer checks GPU kernels; emu has its own ASan/TSan flavors)");
     sanitizer = find_compute_sanitizer();
     if (sanitizer.empty()) {
-      std::printf("NOT RUN: --sanitize %s needs compute-sanitizer, found neither on PATH nor in /usr/local/cuda/bin%s\n",
-                  options.sanitize.c_str(), std::getenv("KVERIFY_COMPUTE_SANITIZER") ? " (KVERIFY_COMPUTE_SANITIZER is set but not executable)" : "");
+      std::printf(
+          "NOT RUN: --sanitize %s needs compute-sanitizer, found neither on PATH nor in /usr/local/cuda/bin%s\n",
+          options.sanitize.c_str(),
+          std::getenv("KVERIFY_COMPUTE_SANITIZER") ? " (KVERIFY_COMPUTE_SANITIZER is set but not executable)" : "");
       return 3;
     }
     if (options.sanitize == "initcheck") setenv("KVERIFY_UNFILLED_WORKSPACE", "1", 1);  // see pipeline/execute.cpp
@@ -288,13 +297,14 @@ int run_check_isolated(const CheckOptions& options) {
       while (first_part < parts) {
         std::vector<std::string> argv;
         if (!sanitizer.empty()) {
-          argv = {sanitizer, "--tool", options.sanitize, "--error-exitcode", std::to_string(kSanitizerExit),
+          argv = {sanitizer,       "--tool", options.sanitize, "--error-exitcode", std::to_string(kSanitizerExit),
                   "--print-limit", "20"};
           if (options.sanitize == "memcheck") argv.insert(argv.end(), {"--leak-check", "no"});
         }
-        argv.insert(argv.end(), {exe, "check", "--child", "--backend", std::string(name(backend)), "--op", std::string(v->op),
-                                 "--variant", std::string(v->name), "--seed", std::to_string(options.seed), "--first-part",
-                                 std::to_string(first_part), "--skip-cases", std::to_string(skip_cases)});
+        argv.insert(argv.end(),
+                    {exe, "check", "--child", "--backend", std::string(name(backend)), "--op", std::string(v->op),
+                     "--variant", std::string(v->name), "--seed", std::to_string(options.seed), "--first-part",
+                     std::to_string(first_part), "--skip-cases", std::to_string(skip_cases)});
         if (options.dtype) argv.insert(argv.end(), {"--dtype", std::string(name(*options.dtype))});
         if (options.property) argv.insert(argv.end(), {"--property", *options.property});
         if (!options.boundary_cases) argv.push_back("--properties-only");
@@ -327,31 +337,36 @@ int run_check_isolated(const CheckOptions& options) {
           std::string message = "FAIL  " + options.sanitize + " reported an error while this Case ran on " +
                                 std::string(name(backend)) + "\n  Case: " + case_line;
           for (const auto& l : lines) message += "\n  | " + l;
-          report.failures.push_back({std::string(name(backend)), "compute-sanitizer " + options.sanitize, message,
-                                     "compute-sanitizer --tool " + options.sanitize + " ./kverify run '" + case_line + "'"});
+          report.failures.push_back(
+              {std::string(name(backend)), "compute-sanitizer " + options.sanitize, message,
+               "compute-sanitizer --tool " + options.sanitize + " ./kverify run '" + case_line + "'"});
         }
-        const bool clean_exit = child.exit_code == 0 || child.exit_code == 1 ||
-                                (!sanitizer.empty() && child.exit_code == kSanitizerExit);
+        const bool clean_exit =
+            child.exit_code == 0 || child.exit_code == 1 || (!sanitizer.empty() && child.exit_code == kSanitizerExit);
         if (t.done && clean_exit) {
           if (!sanitizer.empty() && child.exit_code == kSanitizerExit && t.findings.empty())
-            report.failures.push_back({std::string(name(backend)), "compute-sanitizer " + options.sanitize,
-                                       "FAIL  compute-sanitizer exited with its error code but no record could be attributed to a Case",
-                                       "compute-sanitizer --tool " + options.sanitize + " " + exe + " check --backend cuda --variant " +
-                                           std::string(v->name)});
+            report.failures.push_back(
+                {std::string(name(backend)), "compute-sanitizer " + options.sanitize,
+                 "FAIL  compute-sanitizer exited with its error code but no record could be attributed to a Case",
+                 "compute-sanitizer --tool " + options.sanitize + " " + exe + " check --backend cuda --variant " +
+                     std::string(v->name)});
           break;
         }
         // The child died: the Case that was running is a device fault; a fresh child goes on after it.
         const std::string how = how_it_ended(child, t);
         std::string part_name = "the boundary Cases";
         for (int k = 0; const auto& p : properties::all_properties())
-          if (p.op->name == v->op && (!options.property || p.name == *options.property) && ++k == t.part) part_name = std::string(p.name);
-        const std::string running = t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
+          if (p.op->name == v->op && (!options.property || p.name == *options.property) && ++k == t.part)
+            part_name = std::string(p.name);
+        const std::string running =
+            t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
         report.failures.push_back({std::string(name(backend)), "device fault",
-                                   "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " + std::string(name(backend)) +
-                                       ": device fault: " + how + "\n  the Case that was running: " + running,
+                                   "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " +
+                                       std::string(name(backend)) + ": device fault: " + how +
+                                       "\n  the Case that was running: " + running,
                                    t.running.empty() ? "(none)" : "./kverify run '" + t.running + "'"});
-        std::fprintf(stderr, "  device fault in a child (%s) while running: %s; continuing in a fresh child\n", how.c_str(),
-                     running.c_str());
+        std::fprintf(stderr, "  device fault in a child (%s) while running: %s; continuing in a fresh child\n",
+                     how.c_str(), running.c_str());
         if (t.part == 0 && !t.running.empty()) {
           skip_cases = (t.part == first_part ? skip_cases : 0) + t.cases_in_part;
           first_part = 0;

@@ -33,12 +33,12 @@ std::string find_compute_sanitizer();
 // What one child said: the protocol parsed line by line (exposed for tests).
 struct ChildTranscript {
   CheckReport report;
-  int part = 0;                    // the part running last (0: boundary Cases, i: i-th property)
-  int cases_in_part = 0;           // Case lines seen in that part
-  std::string running;             // the last Case line (the one running when the child stopped)
-  std::string fault;               // a "@kv fault" line: the CUDA error that ended the child
-  bool done = false;               // the child finished normally
-  std::vector<std::string> tail;   // the last non-protocol lines (e.g. an ASan report)
+  int part = 0;                   // the part running last (0: boundary Cases, i: i-th property)
+  int cases_in_part = 0;          // Case lines seen in that part
+  std::string running;            // the last Case line (the one running when the child stopped)
+  std::string fault;              // a "@kv fault" line: the CUDA error that ended the child
+  bool done = false;              // the child finished normally
+  std::vector<std::string> tail;  // the last non-protocol lines (e.g. an ASan report)
   // compute-sanitizer records, attributed to the Case line that was running
   std::vector<std::pair<std::string, std::vector<std::string>>> findings;
   void feed(const std::string& line);

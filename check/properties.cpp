@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <sstream>
 
-#include "properties/catalogue.hpp"
 #include "check/catalogue.hpp"
 #include "check/isolation.hpp"
 #include "check/report.hpp"
+#include "properties/catalogue.hpp"
 
 namespace kverify {
 namespace {
@@ -38,7 +38,8 @@ Outcome check_one(const properties::Property& p, const properties::Context& ctx,
   std::ostringstream text;
   rc::detail::printResultMessage(result, text);
   out.failure = text.str();
-  if (result.template is<rc::detail::FailureResult>()) out.cases = result.template get<rc::detail::FailureResult>().numSuccess + 1;
+  if (result.template is<rc::detail::FailureResult>())
+    out.cases = result.template get<rc::detail::FailureResult>().numSuccess + 1;
   return out;
 }
 
@@ -47,7 +48,8 @@ Outcome check_one(const properties::Property& p, const properties::Context& ctx,
 int run_properties(const CheckOptions& options, Backend backend, CheckReport& report) {
   std::vector<const properties::Property*> selected;
   for (const auto& p : properties::all_properties())
-    if ((!options.op || p.op->name == *options.op) && (!options.property || p.name == *options.property)) selected.push_back(&p);
+    if ((!options.op || p.op->name == *options.op) && (!options.property || p.name == *options.property))
+      selected.push_back(&p);
   if (selected.empty()) return 0;
 
   int failed = 0;
@@ -65,8 +67,10 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
       // A time budget: measure two cases, then give this property its share of what is left.
       const auto t0 = std::chrono::steady_clock::now();
       check_one(p, ctx, options.seed, 2);
-      const double per_case = std::max(1e-4, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 2);
-      const double left = options.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double per_case =
+          std::max(1e-4, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 2);
+      const double left =
+          options.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       cases = static_cast<int>(std::clamp(left / static_cast<double>(selected.size() - i) / per_case, 1.0, 10000.0));
       tally.clear();
     }

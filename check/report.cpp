@@ -15,7 +15,8 @@ void CheckReport::print_tables() const {
                 "pass", "fail", "worst ulp", "margin", "baseline");
     for (const auto& r : boundary)
       std::printf("%-6s %-30s %-5s %6d %6d %6d %10.3g %8.3g %9.3g\n", r.backend.c_str(), r.variant.c_str(),
-                  r.dtype.c_str(), r.cases, r.passed, r.cases - r.passed, r.worst_ulp, r.worst_margin, r.worst_baseline);
+                  r.dtype.c_str(), r.cases, r.passed, r.cases - r.passed, r.worst_ulp, r.worst_margin,
+                  r.worst_baseline);
   }
   if (!properties.empty()) {
     std::printf("%-6s %-42s %-16s %7s %7s %8s\n", "", "property", "variant", "cases", "pass", "margin");
@@ -34,13 +35,23 @@ std::string CheckReport::json() const {
   Json j = {{"date", date}, {"seconds", json_number(seconds)}};
   Json& rows = j["boundary_cases"] = Json::array();
   for (const auto& r : boundary)
-    rows.push_back({{"backend", r.backend}, {"variant", r.variant}, {"dtype", r.dtype}, {"cases", r.cases},
-                    {"passed", r.passed}, {"worst_ulp", json_number(r.worst_ulp)},
-                    {"worst_margin", json_number(r.worst_margin)}, {"worst_baseline_share", json_number(r.worst_baseline)}});
+    rows.push_back({{"backend", r.backend},
+                    {"variant", r.variant},
+                    {"dtype", r.dtype},
+                    {"cases", r.cases},
+                    {"passed", r.passed},
+                    {"worst_ulp", json_number(r.worst_ulp)},
+                    {"worst_margin", json_number(r.worst_margin)},
+                    {"worst_baseline_share", json_number(r.worst_baseline)}});
   Json& props = j["properties"] = Json::array();
   for (const auto& r : properties)
-    props.push_back({{"backend", r.backend}, {"property", r.property}, {"variant", r.variant}, {"cases", r.cases},
-                     {"passed", r.passed}, {"worst_margin", json_number(r.worst_margin)}, {"ok", r.ok}});
+    props.push_back({{"backend", r.backend},
+                     {"property", r.property},
+                     {"variant", r.variant},
+                     {"cases", r.cases},
+                     {"passed", r.passed},
+                     {"worst_margin", json_number(r.worst_margin)},
+                     {"ok", r.ok}});
   Json& fails = j["failures"] = Json::array();
   for (const auto& f : failures)
     fails.push_back({{"backend", f.backend}, {"what", f.what}, {"message", f.message}, {"replay", f.replay}});

@@ -6,16 +6,17 @@
 
 #include <string>
 
-#include "kernels/registry.hpp"
 #include "check/catalogue.hpp"
 #include "check/report.hpp"
+#include "kernels/registry.hpp"
 
 namespace kverify {
 
 // Why variant v cannot run on this backend whatever the Case, or an empty string.
 inline std::string variant_not_on_backend(const Variant& v, Backend backend) {
   const std::string who = std::string(v.op) + "/" + std::string(v.name);
-  if (backend == Backend::emu && !v.on_emu) return who + " does not run on emu: " + std::string(v.emu_unsupported_reason);
+  if (backend == Backend::emu && !v.on_emu)
+    return who + " does not run on emu: " + std::string(v.emu_unsupported_reason);
   if (backend == Backend::cuda && !v.launch_cuda) return who + " has no cuda launcher in this build";
   return "";
 }

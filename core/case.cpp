@@ -64,7 +64,8 @@ struct FieldImpl {
 const FieldImpl kFields[] = {
     {{"op", "NAME", "(required)", "the operation: {ops}"},
      [](Case&, std::string_view, std::string_view, int) {},  // read first, see parse_case
-     [](const Case& c, int) -> std::optional<std::string> { return std::string(c.op->name); }, false},
+     [](const Case& c, int) -> std::optional<std::string> { return std::string(c.op->name); },
+     false},
     {{"variant", "NAME", "auto", "kernel variant (`kverify list`); auto lets the dispatcher choose"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        if (v.empty() || v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos)
@@ -82,7 +83,8 @@ const FieldImpl kFields[] = {
        if (!d || *d == DType::f64) bad(token, "unknown storage dtype (accepted: f32, f16, bf16)");
        c.dtype = *d;
      },
-     [](const Case& c, int) -> std::optional<std::string> { return std::string(name(c.dtype)); }, false},
+     [](const Case& c, int) -> std::optional<std::string> { return std::string(name(c.dtype)); },
+     false},
     {{"shape", "RxC | MxNxK", "(required)", "rows x columns; matmul_relu takes M x N x K"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        c.shape.clear();
@@ -123,7 +125,8 @@ const FieldImpl kFields[] = {
        return std::to_string(c.placement[t].offset);
      },
      true},
-    {{"values", "RECIPE[:P]", "normal", "input value recipe, e.g. normal:S, uniform:A, int:K, const:V, negative:S, special (all: `kverify help values`)"},
+    {{"values", "RECIPE[:P]", "normal",
+      "input value recipe, e.g. normal:S, uniform:A, int:K, const:V, negative:S, special (all: `kverify help values`)"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        const auto colon = v.find(':');
        const auto recipe_name = v.substr(0, colon);
@@ -157,21 +160,27 @@ const FieldImpl kFields[] = {
        return std::to_string(c.seed);
      },
      false},
-    {{"backend", "auto|emu|cuda", "auto", "where the kernel runs: emu (CPU execution of the CUDA model), cuda "
-                                          "(the GPU); auto takes cuda when a GPU is present, else emu"},
+    {{"backend", "auto|emu|cuda", "auto",
+      "where the kernel runs: emu (CPU execution of the CUDA model), cuda "
+      "(the GPU); auto takes cuda when a GPU is present, else emu"},
      [](Case& c, std::string_view v, std::string_view token, int) {
-       if (v == "auto") c.backend = Backend::automatic;
-       else if (v == "emu") c.backend = Backend::emu;
-       else if (v == "cuda") c.backend = Backend::cuda;
-       else bad(token, "unknown backend (accepted: auto, emu, cuda)");
+       if (v == "auto")
+         c.backend = Backend::automatic;
+       else if (v == "emu")
+         c.backend = Backend::emu;
+       else if (v == "cuda")
+         c.backend = Backend::cuda;
+       else
+         bad(token, "unknown backend (accepted: auto, emu, cuda)");
      },
      [](const Case& c, int) -> std::optional<std::string> {
        if (c.backend == Backend::automatic) return std::nullopt;
        return std::string(name(c.backend));
      },
      false},
-    {{"schedule", "N", "0", "emu only: seed of the order in which a block's threads run between barriers "
-                            "(0 = thread order)"},
+    {{"schedule", "N", "0",
+      "emu only: seed of the order in which a block's threads run between barriers "
+      "(0 = thread order)"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        c.schedule = parse_int<std::uint64_t>(v, token, "a schedule seed (an unsigned 64-bit whole number)");
      },
@@ -208,9 +217,12 @@ const std::vector<CaseField> kCaseFields = [] {
 
 std::string_view name(Backend b) {
   switch (b) {
-    case Backend::automatic: return "auto";
-    case Backend::emu: return "emu";
-    case Backend::cuda: return "cuda";
+    case Backend::automatic:
+      return "auto";
+    case Backend::emu:
+      return "emu";
+    case Backend::cuda:
+      return "cuda";
   }
   return "?";
 }
@@ -298,8 +310,8 @@ Case parse_case(std::string_view line) {
     if (key == "shape") c.shape.shrink_to_fit();
   }
   if (c.shape.empty())
-    throw InputError("Case has no shape=" + std::string(c.op->shape_form) + " token (e.g. shape=" +
-                     std::string(c.op->shape_example) + ")");
+    throw InputError("Case has no shape=" + std::string(c.op->shape_form) +
+                     " token (e.g. shape=" + std::string(c.op->shape_example) + ")");
 
   // Layouts: validate each tensor; contiguous strides written out are the default, kept absent.
   for (int t = 0; t < c.op->tensor_count; ++t) {

@@ -23,7 +23,8 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
   for (char** e = environ; *e; ++e) {
     const std::string_view kv = *e;
     bool replaced = false;
-    for (const auto& add : o.env) replaced = replaced || kv.substr(0, kv.find('=') + 1) == add.substr(0, add.find('=') + 1);
+    for (const auto& add : o.env)
+      replaced = replaced || kv.substr(0, kv.find('=') + 1) == add.substr(0, add.find('=') + 1);
     if (!replaced) env_storage.emplace_back(kv);
   }
   env_storage.insert(env_storage.end(), o.env.begin(), o.env.end());
@@ -100,8 +101,10 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
     }
     if (w == 0) usleep(100000);
   }
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  if (WIFEXITED(status))
+    r.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    r.signal = WTERMSIG(status);
   if (r.timed_out) r.output += "\nkverify: the child ran past its time limit and was stopped\n";
   return r;
 }

@@ -17,7 +17,7 @@ struct ChildOptions {
   bool echo = false;             // the captured output is also copied to our stderr as it comes
   double time_limit = 0;         // seconds; past it the child is killed (0: no limit)
   std::function<void(const std::string& line)> on_line;  // each captured line as it arrives
-  std::ostream* log = nullptr;                              // a copy of the captured output
+  std::ostream* log = nullptr;                           // a copy of the captured output
 };
 
 struct ChildResult {

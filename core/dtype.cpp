@@ -18,10 +18,14 @@ float f64_to_f32_round_to_odd(double v) {
 
 double round_to(DType d, double v) {
   switch (d) {
-    case DType::f64: return v;
-    case DType::f32: return static_cast<float>(v);
-    case DType::f16: return f16_bits_to_f32(f32_to_f16_bits(f64_to_f32_round_to_odd(v)));
-    case DType::bf16: return bf16_bits_to_f32(f32_to_bf16_bits(f64_to_f32_round_to_odd(v)));
+    case DType::f64:
+      return v;
+    case DType::f32:
+      return static_cast<float>(v);
+    case DType::f16:
+      return f16_bits_to_f32(f32_to_f16_bits(f64_to_f32_round_to_odd(v)));
+    case DType::bf16:
+      return bf16_bits_to_f32(f32_to_bf16_bits(f64_to_f32_round_to_odd(v)));
   }
   return v;
 }
@@ -61,7 +65,9 @@ double load_as_f64(DType d, const void* bytes) {
 
 void store_from_f64(DType d, double v, void* bytes) {
   switch (d) {
-    case DType::f64: std::memcpy(bytes, &v, 8); return;
+    case DType::f64:
+      std::memcpy(bytes, &v, 8);
+      return;
     case DType::f32: {
       const float f = static_cast<float>(v);
       std::memcpy(bytes, &f, 4);

@@ -29,16 +29,16 @@ constexpr std::uint16_t f32_to_f16_bits(float value) {
   const std::uint32_t x = std::bit_cast<std::uint32_t>(value);
   const std::uint32_t sign = (x >> 16) & 0x8000u;
   const std::uint32_t u = x & 0x7fffffffu;
-  if (u > 0x7f800000u) return 0x7fff;                  // NaN
-  if (u == 0x7f800000u) return sign | 0x7c00u;         // inf
-  if (u > 0x477fefffu) return sign | 0x7c00u;          // rounds past 65504
+  if (u > 0x7f800000u) return 0x7fff;                            // NaN
+  if (u == 0x7f800000u) return sign | 0x7c00u;                   // inf
+  if (u > 0x477fefffu) return sign | 0x7c00u;                    // rounds past 65504
   if (u < 0x33000001u) return static_cast<std::uint16_t>(sign);  // rounds to zero (2^-25 ties to even 0)
   std::uint32_t result;
   std::uint32_t remainder;  // the dropped bits, left-aligned in 32 bits
   if (u >= 0x38800000u) {   // normal half
     remainder = u << 19;
     result = (u - 0x38000000u) >> 13;
-  } else {                  // subnormal half
+  } else {  // subnormal half
     const std::uint32_t shift = 0x7eu - (u >> 23);
     const std::uint32_t mantissa = (u & 0x7fffffu) | 0x800000u;
     remainder = mantissa << (32u - shift);
@@ -73,9 +73,7 @@ constexpr std::uint16_t f32_to_bf16_bits(float value) {
   return static_cast<std::uint16_t>(result);
 }
 
-constexpr float bf16_bits_to_f32(std::uint16_t b) {
-  return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
-}
+constexpr float bf16_bits_to_f32(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
 // Storage <-> f32, overloaded so that kernels and references can be templated on the storage type.
 constexpr float to_f32(float v) { return v; }
@@ -85,11 +83,17 @@ constexpr float to_f32(bf16 v) { return bf16_bits_to_f32(v.bits); }
 template <typename T>
 constexpr T from_f32(float v);
 template <>
-constexpr float from_f32<float>(float v) { return v; }
+constexpr float from_f32<float>(float v) {
+  return v;
+}
 template <>
-constexpr f16 from_f32<f16>(float v) { return f16{f32_to_f16_bits(v)}; }
+constexpr f16 from_f32<f16>(float v) {
+  return f16{f32_to_f16_bits(v)};
+}
 template <>
-constexpr bf16 from_f32<bf16>(float v) { return bf16{f32_to_bf16_bits(v)}; }
+constexpr bf16 from_f32<bf16>(float v) {
+  return bf16{f32_to_bf16_bits(v)};
+}
 
 // Facts about each dtype, in one table.
 struct DTypeInfo {

@@ -28,9 +28,9 @@ const RecipeInfo* find_recipe(std::string_view name) {
 
 double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col,
                     std::int64_t cols) {
-  const std::uint64_t key = splitmix64(splitmix64(splitmix64(seed) ^ static_cast<std::uint64_t>(tensor)) ^
-                                       static_cast<std::uint64_t>(row)) ^
-                            static_cast<std::uint64_t>(col) * 0xd1342543de82ef95ull;
+  const std::uint64_t key =
+      splitmix64(splitmix64(splitmix64(seed) ^ static_cast<std::uint64_t>(tensor)) ^ static_cast<std::uint64_t>(row)) ^
+      static_cast<std::uint64_t>(col) * 0xd1342543de82ef95ull;
   const std::uint64_t a = splitmix64(key);
   const std::uint64_t b = splitmix64(a);
   const double p = recipe.param;
@@ -55,7 +55,8 @@ double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, s
                                                       static_cast<std::uint64_t>(std::max<std::int64_t>(cols, 1)));
     return col == at ? p : normal();
   }
-  if (recipe.name == "subnormal") return std::ldexp(2.0 * unit(a) - 1.0, static_cast<int>(std::clamp(p, -4096.0, 4096.0)));
+  if (recipe.name == "subnormal")
+    return std::ldexp(2.0 * unit(a) - 1.0, static_cast<int>(std::clamp(p, -4096.0, 4096.0)));
   if (recipe.name == "zeros") return a & 1 ? 0.0 : -0.0;
   if (recipe.name == "halves") {
     // The reduction index is the column for A and x, the row for B.
@@ -66,10 +67,14 @@ double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, s
   if (recipe.name == "special") {
     const double inf = std::numeric_limits<double>::infinity();
     switch (row % 4) {
-      case 0: return col == (row / 4) % 7 ? std::numeric_limits<double>::quiet_NaN() : p * normal();
-      case 1: return col == (row / 4) % 5 ? inf : p * normal();
-      case 2: return -inf;
-      default: return col % 3 == 1 ? -inf : p * normal();
+      case 0:
+        return col == (row / 4) % 7 ? std::numeric_limits<double>::quiet_NaN() : p * normal();
+      case 1:
+        return col == (row / 4) % 5 ? inf : p * normal();
+      case 2:
+        return -inf;
+      default:
+        return col % 3 == 1 ? -inf : p * normal();
     }
   }
   return std::nan("");

@@ -38,10 +38,12 @@ inline constexpr RecipeInfo kRecipes[] = {
     {"dominant", 30.0, "dominant:D - normal:1 with one value per row raised to D (a dominant logit)"},
     {"subnormal", -140.0, "subnormal:E - m * 2^E, m uniform in (-1, 1): subnormal for E near the dtype's minimum"},
     {"zeros", 0.0, "zeros     - +0 and -0 mixed"},
-    {"halves", 1.0, "halves:S  - along the reduction index: +S.. in the first half, -1.5S.. in the second "
-                    "(partial sums change sign); matmul's B is positive"},
-    {"special", 1.0, "special:S - rows cycle through out-of-domain patterns: one NaN, one +inf, all -inf, "
-                     "every third -inf; other values normal:S"},
+    {"halves", 1.0,
+     "halves:S  - along the reduction index: +S.. in the first half, -1.5S.. in the second "
+     "(partial sums change sign); matmul's B is positive"},
+    {"special", 1.0,
+     "special:S - rows cycle through out-of-domain patterns: one NaN, one +inf, all -inf, "
+     "every third -inf; other values normal:S"},
 };
 
 const RecipeInfo* find_recipe(std::string_view name);

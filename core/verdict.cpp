@@ -16,9 +16,12 @@ std::string num(double v) {
 
 std::string_view name(Outcome o) {
   switch (o) {
-    case Outcome::pass: return "PASS";
-    case Outcome::fail: return "FAIL";
-    case Outcome::skipped: return "SKIPPED";
+    case Outcome::pass:
+      return "PASS";
+    case Outcome::fail:
+      return "FAIL";
+    case Outcome::skipped:
+      return "SKIPPED";
   }
   return "?";
 }

@@ -35,7 +35,7 @@ struct ErrorStats {
   std::int64_t worst_row = -1, worst_col = -1;  // of max_ulp
   double worst_margin = -1;                     // largest |error| / bound; -1: no element had a bound
   std::int64_t nan_outputs = 0, inf_outputs = 0;
-  double max_row_sum_deviation = -1;            // ops whose rows sum to one; -1 when not applicable
+  double max_row_sum_deviation = -1;  // ops whose rows sum to one; -1 when not applicable
   // The baseline-relative rule: largest error in output ulps of the kernel and of the eager
   // composition in the same precision (-1: not computed).
   double baseline_kernel_ulps = -1, baseline_eager_ulps = -1;

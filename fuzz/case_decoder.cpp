@@ -17,7 +17,7 @@ namespace {
 // --- the tables the choices index ------------------------------------------------------------
 
 constexpr std::int64_t kMaxThreads = 32 * 1024;  // rows x min(1024, cols rounded up to 32)
-constexpr std::int64_t kMaxRows = 64;  // with the element budget: Cases up to 64 x 1024, or 1 x 65536
+constexpr std::int64_t kMaxRows = 64;            // with the element budget: Cases up to 64 x 1024, or 1 x 65536
 // The budgets of size_choice (see there), which all its common ways and all but one in 16 of its
 // rare ways keep to: columns; rows x min(1024, cols rounded up to 32) emulated threads; matmul's M,
 // its M x N outputs and its K. A matmul Case costs about 1 ms per block of C and K tile (both
@@ -33,12 +33,13 @@ constexpr std::int64_t kSmallSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17};
 // Powers of two +-1, multiples of 32 +-1, primes, and the sizes where a variant or the
 // dispatcher changes its mind (264 rows: split_row; 16384 columns; 57344: block_on_chip).
 constexpr std::int64_t kBoundarySizes[] = {
-    10,    13,    31,    32,    33,    47,    48,    49,    63,    64,    65,    95,    96,    97,
-    100,   127,   128,   129,   191,   192,   193,   255,   256,   257,   263,   264,   265,   511,
-    512,   513,   1000,  1021,  1023,  1024,  1025,  2047,  2048,  2049,  4093,  4095,  4096,  4097,
-    8191,  8192,  8193,  16383, 16384, 16385, 32767, 32768, 32769, 57344, 57345, 65521, 65535, 65536};
+    10,   13,   31,   32,    33,    47,    48,    49,    63,    64,    65,    95,    96,    97,
+    100,  127,  128,  129,   191,   192,   193,   255,   256,   257,   263,   264,   265,   511,
+    512,  513,  1000, 1021,  1023,  1024,  1025,  2047,  2048,  2049,  4093,  4095,  4096,  4097,
+    8191, 8192, 8193, 16383, 16384, 16385, 32767, 32768, 32769, 57344, 57345, 65521, 65535, 65536};
 
-constexpr std::uint64_t kLayoutModes = 8;  // 0, 1, 6, 7 contiguous; 2 padded, 3 col-major, 4 col stride, 5 col-major strided
+constexpr std::uint64_t kLayoutModes =
+    8;  // 0, 1, 6, 7 contiguous; 2 padded, 3 col-major, 4 col stride, 5 col-major strided
 constexpr std::uint64_t kMaxPad = 63;
 constexpr std::uint64_t kMaxOffset = 64;
 constexpr std::uint64_t kMaxSeed = 65535;
@@ -84,7 +85,7 @@ std::vector<std::int64_t> sizes_up_to(std::span<const std::int64_t> table, std::
 
 struct Coder {
   Choices& choices;
-  const Case* target = nullptr;  // encoding: the Case to reproduce
+  const Case* target = nullptr;                                            // encoding: the Case to reproduce
   std::vector<std::pair<std::uint64_t, std::uint64_t>>* record = nullptr;  // encoding: (value - lo, hi - lo)
 
   // A choice in [lo, hi]; when encoding, `wanted` is the value to emit (nullopt: unrepresentable).
@@ -160,13 +161,20 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
   if (want) {  // the first mode byte of the way that gives the wanted size
     full = *want > soft ? kFullRange : 0;
     const SizeModes& m = rows ? kRowModes : kColModes;
-    if (auto i = index_of(small, *want)) mode = 0, detail = *i;
-    else if (auto j = index_of(near, *want)) mode = m.near, detail = *j;
-    else if (auto b = index_of(boundary, *want)) mode = m.boundary, detail = *b;
-    else if (*want == max) mode = m.limit, full = max > soft ? kFullRange : 0;
-    else if (!rows && *want <= mid) mode = m.mid, detail = static_cast<std::uint64_t>(*want);
-    else if (!rows && *want <= std::min<std::int64_t>(max, 8192)) mode = m.wide, detail = static_cast<std::uint64_t>(*want);
-    else mode = m.any, detail = static_cast<std::uint64_t>(*want);
+    if (auto i = index_of(small, *want))
+      mode = 0, detail = *i;
+    else if (auto j = index_of(near, *want))
+      mode = m.near, detail = *j;
+    else if (auto b = index_of(boundary, *want))
+      mode = m.boundary, detail = *b;
+    else if (*want == max)
+      mode = m.limit, full = max > soft ? kFullRange : 0;
+    else if (!rows && *want <= mid)
+      mode = m.mid, detail = static_cast<std::uint64_t>(*want);
+    else if (!rows && *want <= std::min<std::int64_t>(max, 8192))
+      mode = m.wide, detail = static_cast<std::uint64_t>(*want);
+    else
+      mode = m.any, detail = static_cast<std::uint64_t>(*want);
   }
   const auto pick_in = [&](const std::vector<std::int64_t>& table, std::int64_t limit) {
     std::size_t n = 0;  // the table's entries up to `limit` (it is sorted)
@@ -184,10 +192,14 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
   // A rare way: the whole range once in 16.
   const std::int64_t limit = soft >= max || k.take(0, 15, full, field) == kFullRange ? max : soft;
   switch (way) {
-    case boundary_way: return pick_in(boundary, limit);
-    case wide_way: return any_up_to(std::min<std::int64_t>(limit, 8192));
-    case any_way: return any_up_to(limit);
-    default: return limit;
+    case boundary_way:
+      return pick_in(boundary, limit);
+    case wide_way:
+      return any_up_to(std::min<std::int64_t>(limit, 8192));
+    case any_way:
+      return any_up_to(limit);
+    default:
+      return limit;
   }
 }
 
@@ -226,8 +238,10 @@ Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Pl
   // Offsets: 0 three times in four, else 1..64 elements (misaligns vector paths).
   std::optional<std::uint64_t> offset_mode, offset;
   if (want) {
-    if (want->offset == 0) offset_mode = 0;
-    else offset_mode = 1, offset = static_cast<std::uint64_t>(want->offset);
+    if (want->offset == 0)
+      offset_mode = 0;
+    else
+      offset_mode = 1, offset = static_cast<std::uint64_t>(want->offset);
   }
   if (k.take(0, 3, offset_mode, field) == 1) p.offset = static_cast<std::int64_t>(k.take(1, kMaxOffset, offset, field));
   return p;
@@ -294,8 +308,8 @@ void code_shape(Walk& w) {
   if (op.shape_rank == 3) {
     const std::int64_t m = size_choice(k, kMaxMatmulSize, want_dim(0), "shape", SizeKind::cols, kSoftMatmulM);
     // Outputs up to 64 x 1024 (kMaxElements), as for the other ops.
-    const std::int64_t nn = size_choice(k, std::min({kMaxMatmulSize, kMaxMultiplyAdds / m, kMaxElements / m}), want_dim(1),
-                                        "shape", SizeKind::cols, kSoftOutputs / m);
+    const std::int64_t nn = size_choice(k, std::min({kMaxMatmulSize, kMaxMultiplyAdds / m, kMaxElements / m}),
+                                        want_dim(1), "shape", SizeKind::cols, kSoftOutputs / m);
     const std::int64_t kk = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / (m * nn)), want_dim(2), "shape",
                                         SizeKind::cols, kSoftMatmulK);
     w.d.c.shape = {m, nn, kk};
@@ -304,9 +318,10 @@ void code_shape(Walk& w) {
     const std::int64_t cols = size_choice(k, max_cols, want_dim(1), "shape", SizeKind::cols, kSoftCols);
     // Elements, and emulated threads: a block-per-row variant runs up to 1024 threads per row.
     const std::int64_t threads_per_row = std::min<std::int64_t>(1024, (cols + 31) / 32 * 32);
-    const std::int64_t max_rows = std::min({kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row,
-                                            variant ? variant->max_rows : INT64_MAX});
-    const std::int64_t rows = size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows, kSoftThreads / threads_per_row);
+    const std::int64_t max_rows = std::min(
+        {kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row, variant ? variant->max_rows : INT64_MAX});
+    const std::int64_t rows =
+        size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows, kSoftThreads / threads_per_row);
     w.d.c.shape = {rows, cols};
   }
 }
@@ -406,7 +421,8 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
   d.c = canonical;
   if (d.variant) {
     if (auto why = unsupported(*d.variant, d.c, d.c.backend))
-      throw std::logic_error("fuzz decoder produced a Case its variant cannot take: " + *why + " (" + d.c.to_text() + ")");
+      throw std::logic_error("fuzz decoder produced a Case its variant cannot take: " + *why + " (" + d.c.to_text() +
+                             ")");
   }
   return d;
 }
@@ -420,7 +436,8 @@ std::string decoder_dictionary() {
   std::string out = "# sizes: (size - 1), two bytes, least significant first in memory\n";
   const auto hex = [](std::uint64_t v) {
     char buf[16];
-    std::snprintf(buf, sizeof buf, "\\x%02x\\x%02x", static_cast<unsigned>(v & 0xff), static_cast<unsigned>((v >> 8) & 0xff));
+    std::snprintf(buf, sizeof buf, "\\x%02x\\x%02x", static_cast<unsigned>(v & 0xff),
+                  static_cast<unsigned>((v >> 8) & 0xff));
     return std::string(buf);
   };
   for (std::int64_t s : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}})
@@ -435,9 +452,9 @@ std::string decoder_dictionary() {
     return std::string(buf);
   };
   const std::pair<const char*, std::uint64_t> modes[] = {
-      {"cols_near", kColModes.near}, {"cols_mid", kColModes.mid},           {"cols_boundary", kColModes.boundary},
-      {"cols_wide", kColModes.wide}, {"cols_any", kColModes.any},           {"cols_limit", kColModes.limit},
-      {"rows_near", kRowModes.near}, {"rows_boundary", kRowModes.boundary}, {"rows_any", kRowModes.any},
+      {"cols_near", kColModes.near},  {"cols_mid", kColModes.mid},           {"cols_boundary", kColModes.boundary},
+      {"cols_wide", kColModes.wide},  {"cols_any", kColModes.any},           {"cols_limit", kColModes.limit},
+      {"rows_near", kRowModes.near},  {"rows_boundary", kRowModes.boundary}, {"rows_any", kRowModes.any},
       {"rows_limit", kRowModes.limit}};
   for (const auto& [name, mode] : modes) {
     out += std::string("mode_") + name + "=\"" + byte(mode) + "\"\n";
@@ -460,7 +477,8 @@ struct InputChoices::Impl {
   FuzzedDataProvider in;
 };
 
-InputChoices::InputChoices(const std::uint8_t* data, std::size_t size) : impl_(new Impl{FuzzedDataProvider(data, size)}) {}
+InputChoices::InputChoices(const std::uint8_t* data, std::size_t size)
+    : impl_(new Impl{FuzzedDataProvider(data, size)}) {}
 InputChoices::~InputChoices() { delete impl_; }
 std::uint64_t InputChoices::pick(std::uint64_t lo, std::uint64_t hi) {
   return impl_->in.ConsumeIntegralInRange<std::uint64_t>(lo, hi);
@@ -510,8 +528,8 @@ std::vector<std::uint8_t> encode_case(const Case& c, const DecodeOptions& option
   if (want.backend != Backend::emu) want.schedule = 0;
   const Decoded back = decode_case(data.data(), data.size(), options);
   if (!(back.c == want))
-    throw InputError("the decoder cannot produce this Case: '" + want.to_text() + "' encodes to bytes that decode to '" +
-                     back.c.to_text() + "'");
+    throw InputError("the decoder cannot produce this Case: '" + want.to_text() +
+                     "' encodes to bytes that decode to '" + back.c.to_text() + "'");
   return data;
 }
 

@@ -78,7 +78,7 @@ struct DecodeOptions {
 std::vector<const Variant*> fuzzable_variants(const OpSpec& op, Backend backend);
 
 struct Decoded {
-  Case c;                           // canonical: c == parse_case(c.to_text())
+  Case c;                            // canonical: c == parse_case(c.to_text())
   const Variant* variant = nullptr;  // null: variant=auto
 };
 

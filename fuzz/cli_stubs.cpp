@@ -12,7 +12,7 @@ namespace kverify {
 
 int run_check_catalogue(const CheckOptions&) { return 0; }
 int run_mutants(const MutantsOptions&) { return 0; }
-int run_bench(const BenchOptions&) { return 0; }  // gates and times for minutes
+int run_bench(const BenchOptions&) { return 0; }    // gates and times for minutes
 int run_report(const ReportOptions&) { return 0; }  // sweeps for minutes, writes files
 int compare_reports(const std::string&, const std::string&) { return 0; }
 int run_huge(const HugeOptions&) { return 0; }    // gigabytes, minutes

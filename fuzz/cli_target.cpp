@@ -122,7 +122,7 @@ std::vector<std::string> command_words() {
       words.emplace_back(o.name);
       if (o.kind != cli::ValueKind::choice) continue;
       std::string_view rest = o.accepted;
-      for (auto bar = rest.find('|'); ; bar = rest.find('|')) {
+      for (auto bar = rest.find('|');; bar = rest.find('|')) {
         words.emplace_back(rest.substr(0, bar));
         if (bar == std::string_view::npos) break;
         rest.remove_prefix(bar + 1);

@@ -9,8 +9,8 @@
 // backend and a GPU), KVERIFY_FUZZ_VARIANT=NAME (fuzz one variant of the op), KVERIFY_FUZZ_TARGET
 // (fuzz_cuda only: which op target).
 #include <cstdio>
-#include <fstream>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +31,9 @@ using namespace kverify::fuzz;
 const Target* g_target = nullptr;
 RunOptions g_options;
 
-const char* binary_name() { return std::string_view(KVERIFY_FUZZ_TARGET).empty() ? "fuzz_cuda" : "fuzz_" KVERIFY_FUZZ_TARGET; }
+const char* binary_name() {
+  return std::string_view(KVERIFY_FUZZ_TARGET).empty() ? "fuzz_cuda" : "fuzz_" KVERIFY_FUZZ_TARGET;
+}
 
 // The target's name: compiled in, or (fuzz_cuda: KVERIFY_FUZZ_TARGET="") from the environment,
 // so that one binary with the nvcc kernels serves every op target on the GPU.
@@ -136,7 +138,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     finish(0);
   }
   if (mode.starts_with("--")) {
-    std::fprintf(stderr, "%s: unknown option '%s' (accepted: --replay, --decode, --write-seeds, --write-dict, --help, or libFuzzer's -flag=value)\n",
+    std::fprintf(stderr,
+                 "%s: unknown option '%s' (accepted: --replay, --decode, --write-seeds, --write-dict, --help, or "
+                 "libFuzzer's -flag=value)\n",
                  binary_name(), args[0].c_str());
     finish(2);
   }
@@ -146,7 +150,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const InputResult r = run_input(*g_target, data, size, g_options);
   if (r.finding) {
-    std::fprintf(stderr, "\n==kverify-fuzz== FINDING in target %s\n%s\n", std::string(g_target->name).c_str(), r.report.c_str());
+    std::fprintf(stderr, "\n==kverify-fuzz== FINDING in target %s\n%s\n", std::string(g_target->name).c_str(),
+                 r.report.c_str());
     if (!r.case_line.empty()) std::fprintf(stderr, "==kverify-fuzz== case: %s\n", r.case_line.c_str());
     std::fflush(stderr);
     std::abort();  // libFuzzer saves the input (crash-<sha1>)

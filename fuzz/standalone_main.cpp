@@ -20,9 +20,9 @@
 
 #include "core/error.hpp"
 #include "fuzz/targets.hpp"
-#include "tools/options.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
+#include "tools/options.hpp"
 
 namespace {
 
@@ -36,11 +36,12 @@ std::string target_list();
 constexpr cli::Option kOptions[] = {
     {"--self-test", "", cli::ValueKind::flag, "the decoder round trip on random inputs (give no target)"},
     {"--replay", "", cli::ValueKind::flag, "replay the inputs and .case lines given, with their verdicts"},
-    {"--backend", "emu|cuda", cli::ValueKind::choice, "where the Cases run", "emu (or KVERIFY_FUZZ_BACKEND)", "emu|cuda"},
+    {"--backend", "emu|cuda", cli::ValueKind::choice, "where the Cases run", "emu (or KVERIFY_FUZZ_BACKEND)",
+     "emu|cuda"},
     {"--variant", "V", cli::ValueKind::variant, "only this variant of the target's op (a mutant of it too)"},
     {"--time", "S", cli::ValueKind::whole, "seconds to run", "60", "", 0, 7 * 24 * 3600},
-    {"--runs", "N", cli::ValueKind::whole, "inputs to run (instead of --time; with --self-test: random inputs)", "", "", 0,
-     1000000000},
+    {"--runs", "N", cli::ValueKind::whole, "inputs to run (instead of --time; with --self-test: random inputs)", "", "",
+     0, 1000000000},
     {"--seed", "N", cli::ValueKind::seed, "seed of the mutations and random inputs", "1"},
     {"--artifacts", "DIR", cli::ValueKind::text, "where a finding's input and its .case line go", "."},
 };
@@ -49,7 +50,8 @@ constexpr cli::Operands kOperands{"[<target>] [CORPUS...]", 0, -1};
 std::string usage() {
   return "usage: fuzz_run " + std::string(kOperands.usage) + " " + cli::usage_of(kOptions) +
          "\n  replays the corpus, then mutations and random inputs, without libFuzzer (the GPU build and CI)\n"
-         "Options:\n" + cli::options_help(kOptions) + "Targets: " + target_list() +
+         "Options:\n" +
+         cli::options_help(kOptions) + "Targets: " + target_list() +
          "\nExit: 0 no finding, 1 a finding, 2 bad input, 3 not run here (e.g. --backend cuda without a GPU).\n";
 }
 
@@ -100,7 +102,8 @@ int self_test(long runs) {
         const auto again = encode_case(d.c, o);
         const Decoded back = decode_case(again.data(), again.size(), o);
         if (!(back.c == d.c)) {
-          std::printf("FAIL %s: '%s' re-encodes to '%s'\n", t->name.data(), d.c.to_text().c_str(), back.c.to_text().c_str());
+          std::printf("FAIL %s: '%s' re-encodes to '%s'\n", t->name.data(), d.c.to_text().c_str(),
+                      back.c.to_text().c_str());
           return false;
         }
         if (d.c.to_text().find("backend=emu") == std::string::npos) {
@@ -200,7 +203,9 @@ int main(int argc, char** argv) {
     }
     std::mt19937_64 rng(seed);
     const auto start = std::chrono::steady_clock::now();
-    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    const auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
     long execs = 0;
     double next_report = 10;
     while (true) {
@@ -213,9 +218,13 @@ int main(int argc, char** argv) {
         input = corpus[rng() % corpus.size()];
         for (int m = 0, n = 1 + static_cast<int>(rng() % 4); m < n; ++m) {
           const auto op = rng() % 3;
-          if (op == 0 && !input.empty()) input[rng() % input.size()] = static_cast<std::uint8_t>(rng());
-          else if (op == 1 && input.size() < 64) input.insert(input.begin() + static_cast<long>(rng() % (input.size() + 1)), static_cast<std::uint8_t>(rng()));
-          else if (!input.empty()) input.erase(input.begin() + static_cast<long>(rng() % input.size()));
+          if (op == 0 && !input.empty())
+            input[rng() % input.size()] = static_cast<std::uint8_t>(rng());
+          else if (op == 1 && input.size() < 64)
+            input.insert(input.begin() + static_cast<long>(rng() % (input.size() + 1)),
+                         static_cast<std::uint8_t>(rng()));
+          else if (!input.empty())
+            input.erase(input.begin() + static_cast<long>(rng() % input.size()));
         }
       } else {
         input.resize(rng() % 48);
@@ -227,7 +236,8 @@ int main(int argc, char** argv) {
         std::error_code ec;
         fs::create_directories(artifacts, ec);
         const fs::path out = fs::path(artifacts) / hex_name(input);
-        std::ofstream(out, std::ios::binary).write(reinterpret_cast<const char*>(input.data()), static_cast<long>(input.size()));
+        std::ofstream(out, std::ios::binary)
+            .write(reinterpret_cast<const char*>(input.data()), static_cast<long>(input.size()));
         if (!r.case_line.empty()) std::ofstream(out.string() + ".case") << r.case_line << "\n";
         std::printf("FINDING in %s after %ld execs (%.1f s)\n%s\n  case: %s\n  input: %s\n", args[0].c_str(), execs,
                     elapsed(), r.report.c_str(), r.case_line.c_str(), out.c_str());

@@ -38,12 +38,14 @@ const std::vector<Target>& targets() {
 std::string one_line(std::string_view text, std::size_t limit = 160) {
   std::string out;
   for (char ch : text.substr(0, limit)) {
-    if (ch == '\n') out += "\\n";
+    if (ch == '\n')
+      out += "\\n";
     else if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(ch));
       out += buf;
-    } else out += ch;
+    } else
+      out += ch;
   }
   if (text.size() > limit) out += "...";
   return out;
@@ -175,9 +177,12 @@ RunOptions options_from_environment(const Target& t) {
   RunOptions o;
   if (const char* b = std::getenv("KVERIFY_FUZZ_BACKEND"); b && *b) {
     const std::string_view s = b;
-    if (s == "emu") o.backend = Backend::emu;
-    else if (s == "cuda") o.backend = Backend::cuda;
-    else throw InputError("KVERIFY_FUZZ_BACKEND=" + std::string(s) + ": accepted emu, cuda");
+    if (s == "emu")
+      o.backend = Backend::emu;
+    else if (s == "cuda")
+      o.backend = Backend::cuda;
+    else
+      throw InputError("KVERIFY_FUZZ_BACKEND=" + std::string(s) + ": accepted emu, cuda");
   }
   if (const char* v = std::getenv("KVERIFY_FUZZ_VARIANT"); v && *v) o.pinned = variant_for(t, v, o.backend);
   return o;
@@ -212,7 +217,8 @@ InputResult run_case_line(const Target& t, std::string_view line, const RunOptio
   InputResult r;
   try {
     Case c = parse_case(line);
-    if (c.op != t.op) throw InputError("the Case's op is " + std::string(c.op->name) + ", not target " + std::string(t.name) + "'s");
+    if (c.op != t.op)
+      throw InputError("the Case's op is " + std::string(c.op->name) + ", not target " + std::string(t.name) + "'s");
     if (c.backend == Backend::automatic) c.backend = o.backend;
     return run_op_case(t, c);
   } catch (const InputError& e) {
@@ -262,12 +268,14 @@ int replay(const Target& t, std::span<const std::string> paths, const RunOptions
     if (case_file)
       while (!bytes.empty() && (bytes.back() == '\n' || bytes.back() == '\r' || bytes.back() == ' ')) bytes.pop_back();
     const std::string shown =
-        case_file ? one_line(bytes) : decode_only(t, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), o);
+        case_file ? one_line(bytes)
+                  : decode_only(t, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), o);
     std::printf("%s\n  %s%s ... ", f.c_str(), t.kind == Kind::op ? "case: " : "input: ", shown.c_str());
     std::fflush(stdout);
     const auto start = std::chrono::steady_clock::now();
-    const InputResult r = case_file ? run_case_line(t, bytes, o)
-                                    : run_input(t, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), o);
+    const InputResult r = case_file
+                              ? run_case_line(t, bytes, o)
+                              : run_input(t, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), o);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (r.finding) {
       ++findings;
@@ -280,10 +288,11 @@ int replay(const Target& t, std::span<const std::string> paths, const RunOptions
     }
     std::fflush(stdout);
   }
-  std::printf("replayed %zu input(s) of %s: %d without finding%s, %d finding(s)\n", static_cast<std::size_t>(passed + findings),
-              std::string(t.name).c_str(), passed,
-              skipped_notes ? (" (" + std::to_string(skipped_notes) + " not run: too big for this target)").c_str() : "",
-              findings);
+  std::printf(
+      "replayed %zu input(s) of %s: %d without finding%s, %d finding(s)\n", static_cast<std::size_t>(passed + findings),
+      std::string(t.name).c_str(), passed,
+      skipped_notes ? (" (" + std::to_string(skipped_notes) + " not run: too big for this target)").c_str() : "",
+      findings);
   return findings ? 1 : 0;
 }
 
@@ -301,8 +310,9 @@ std::vector<std::string> seed_lines(const Target& t) {
       out.push_back(boundary_case_lines(*op).front());
     }
     const std::string op = "op=" + std::string(all_ops()[0]->name);
-    for (const char* rest : {" shape=0x5", " shape=3x10 x.strides=9223372036854775807,1", " shape=3x10 values=int:1e16",
-                             " shape=1x1 seed=18446744073709551616", " shape=1x1 values=const:nan", " shape=1x1 q.offset=1"})
+    for (const char* rest :
+         {" shape=0x5", " shape=3x10 x.strides=9223372036854775807,1", " shape=3x10 values=int:1e16",
+          " shape=1x1 seed=18446744073709551616", " shape=1x1 values=const:nan", " shape=1x1 q.offset=1"})
       out.push_back(op + rest);
     out.push_back(op + " " + op + " shape=1x1");  // op given twice
     for (const char* line : {"op=nosuch", "shape=3x3", ""}) out.emplace_back(line);
@@ -316,9 +326,9 @@ std::vector<std::string> seed_lines(const Target& t) {
       out.push_back("fuzz\n" + name + "\n--time\n5\n--jobs\n2");
       out.push_back("replay\ncorpus/" + name);
     }
-    for (const char* line : {"run", "run\nop=nosuch", "check\n--backend", "check\n--op\nnosuch", "list", "list\nextra", "help",
-                             "help\ncase\n--markdown", "help\nvalues", "help\nnosuch", "run\n--help", "fuzz\nnosuch",
-                             "replay\n--target\nnosuch\n/nonexistent", "--help", "nosuch", ""})
+    for (const char* line : {"run", "run\nop=nosuch", "check\n--backend", "check\n--op\nnosuch", "list", "list\nextra",
+                             "help", "help\ncase\n--markdown", "help\nvalues", "help\nnosuch", "run\n--help",
+                             "fuzz\nnosuch", "replay\n--target\nnosuch\n/nonexistent", "--help", "nosuch", ""})
       out.emplace_back(line);
     return out;
   }

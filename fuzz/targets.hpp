@@ -71,7 +71,6 @@ int replay(const Target& target, std::span<const std::string> paths, const RunOp
 std::vector<std::string> seed_lines(const Target& target);
 int write_seeds(const Target& target, const std::string& dir, const RunOptions& options);
 
-
 // The cli target's input runner, set by fuzz/cli_target.cpp where it is linked.
 using CliRunner = InputResult (*)(const std::uint8_t* data, std::size_t size);
 extern CliRunner cli_runner;

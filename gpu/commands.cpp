@@ -20,17 +20,17 @@
 #include "core/json.hpp"
 #include "core/output_file.hpp"
 #include "core/parallel.hpp"
+#include "gpu/huge_plan.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
+#include "pipeline/fault_report.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/run_case.hpp"
 #include "pipeline/sampled_check.hpp"
 #include "reference/compare.hpp"
-#include "reference/metrics.hpp"
 #include "reference/expectation.hpp"
+#include "reference/metrics.hpp"
 #include "reference/tolerance.hpp"
-#include "pipeline/fault_report.hpp"
-#include "gpu/huge_plan.hpp"
 
 #if KVERIFY_HAVE_CUDA
 #include "runtime/cuda/device.hpp"
@@ -73,13 +73,16 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
   }
   std::string row_list;
   for (auto r : rows) row_list += (row_list.empty() ? "" : ",") + std::to_string(r);
-  std::printf("%s\n  largest tensor: %lld elements (2^31 %+lld), last byte offset %s; needs %s host, %s device; variants:",
-              c.to_text().c_str(), static_cast<long long>(elements), static_cast<long long>(elements - (std::int64_t{1} << 31)),
-              gib(static_cast<std::uint64_t>(footprint) * size_of(c.dtype)).c_str(), gib(need.host).c_str(), gib(need.device).c_str());
+  std::printf(
+      "%s\n  largest tensor: %lld elements (2^31 %+lld), last byte offset %s; needs %s host, %s device; variants:",
+      c.to_text().c_str(), static_cast<long long>(elements), static_cast<long long>(elements - (std::int64_t{1} << 31)),
+      gib(static_cast<std::uint64_t>(footprint) * size_of(c.dtype)).c_str(), gib(need.host).c_str(),
+      gib(need.device).c_str());
   for (auto* v : variants) std::printf(" %s", std::string(v->name).c_str());
   std::printf("\n  reference on %zu sampled rows: %s\n", rows.size(), row_list.c_str());
   if (variants.empty()) {
-    std::printf("  NOT RUN: no variant%s takes this Case on %s\n", only ? (" " + *only).c_str() : "", std::string(name(backend)).c_str());
+    std::printf("  NOT RUN: no variant%s takes this Case on %s\n", only ? (" " + *only).c_str() : "",
+                std::string(name(backend)).c_str());
     return kNotRun;
   }
   if (const auto refusal = memory_refusal(c, backend)) {
@@ -126,7 +129,8 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
         std::size_t total = 0;
         const auto damaged = images[t].damaged_canaries(4, &total);
         for (const auto& d : damaged) problems.push_back("[canary] " + images[t].name() + ": " + d);
-        if (total > damaged.size()) problems.push_back("[canary] " + images[t].name() + ": " + std::to_string(total) + " bytes in all");
+        if (total > damaged.size())
+          problems.push_back("[canary] " + images[t].name() + ": " + std::to_string(total) + " bytes in all");
         if (!c.op->tensors()[t].output && images[t].hash() != input_hash[t])
           problems.push_back("[input-modified] " + images[t].name() + ": the kernel wrote into its input");
       }
@@ -145,30 +149,33 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
       });
       if (unwritten > 0)
         problems.push_back("[unwritten] " + y.name() + ": " + std::to_string(unwritten.load()) +
-                           " elements kept the NaN poison (first in row " + std::to_string(first_unwritten.load()) + ")");
+                           " elements kept the NaN poison (first in row " + std::to_string(first_unwritten.load()) +
+                           ")");
       check_sampled_rows(c, rows, images, y, *c.op->tolerance(c), hardware_threads(), sampled);
       for (const auto& g : sampled.guards) problems.push_back("[" + g.guard + "] " + g.tensor + ": " + g.detail);
       if (sampled.stats.failed > 0) {
-        problems.push_back("[tolerance] " + std::to_string(sampled.stats.failed) + " element(s) of the sampled rows outside tolerance");
+        problems.push_back("[tolerance] " + std::to_string(sampled.stats.failed) +
+                           " element(s) of the sampled rows outside tolerance");
         for (const auto& m : sampled.first_mismatches) {
           char line[200];
-          std::snprintf(line, sizeof line, "  (%lld,%lld): got %.9g, expected %.9g (%s where %s expected)", static_cast<long long>(m.row),
-                        static_cast<long long>(m.col), m.got, m.expected, m.got_class.c_str(), m.expected_class.c_str());
+          std::snprintf(line, sizeof line, "  (%lld,%lld): got %.9g, expected %.9g (%s where %s expected)",
+                        static_cast<long long>(m.row), static_cast<long long>(m.col), m.got, m.expected,
+                        m.got_class.c_str(), m.expected_class.c_str());
           problems.push_back(line);
         }
       }
     }
     ++ran;
-    std::fprintf(stderr, "  %s: poison + copies + kernel %.1f s, guards + sampled reference %.1f s\n", std::string(v->name).c_str(),
-                 kernel_seconds, seconds_since(t1) - kernel_seconds);
+    std::fprintf(stderr, "  %s: poison + copies + kernel %.1f s, guards + sampled reference %.1f s\n",
+                 std::string(v->name).c_str(), kernel_seconds, seconds_since(t1) - kernel_seconds);
     const bool pass = problems.empty();
     const bool mutant = v->mutant;
-    std::printf("  %s  %s/%s on %s (%.1f s): %s", pass ? "PASS" : "FAIL", std::string(v->op).c_str(), std::string(v->name).c_str(),
-                std::string(name(backend)).c_str(), seconds_since(t1),
+    std::printf("  %s  %s/%s on %s (%.1f s): %s", pass ? "PASS" : "FAIL", std::string(v->op).c_str(),
+                std::string(v->name).c_str(), std::string(name(backend)).c_str(), seconds_since(t1),
                 pass ? "guards complete, every output written, inputs unchanged" : "");
     if (launched && pass)
-      std::printf("; sampled rows: %lld elements, max ulp %.3g, margin %.3g", static_cast<long long>(sampled.stats.checked),
-                  sampled.stats.max_ulp, sampled.stats.worst_margin);
+      std::printf("; sampled rows: %lld elements, max ulp %.3g, margin %.3g",
+                  static_cast<long long>(sampled.stats.checked), sampled.stats.max_ulp, sampled.stats.worst_margin);
     std::printf("\n");
     for (const auto& p : problems) std::printf("      %s\n", p.c_str());
     if (context_lost) std::printf("      device fault: %s (the CUDA context is lost)\n", lost.c_str());
@@ -198,7 +205,8 @@ int run_huge(const HugeOptions& o) {
   const bool plan_only = o.plan_only;
   std::vector<std::string> lines = o.cases.empty() ? huge_case_lines() : o.cases;
   for (const auto& line : lines) parse_case(line);  // bad input is reported before anything runs
-  if (!plan_only) report_faults_of("kverify huge (the Case and variant printed last)");  // emu: a wild write is a SIGSEGV here
+  if (!plan_only)
+    report_faults_of("kverify huge (the Case and variant printed last)");  // emu: a wild write is a SIGSEGV here
   if (std::string why; !plan_only && !backend_available(backend, &why)) {
     std::printf("NOT RUN  huge on %s: %s\n", std::string(name(backend)).c_str(), why.c_str());
     return kNotRun;
@@ -219,7 +227,8 @@ int run_huge(const HugeOptions& o) {
     if (rc == kNotRun) ++not_run;
     if (rc & 0x100) break;
   }
-  std::printf("%d variant runs, %d Case(s) with a failure, %d Case(s) not run (%.1f s)\n", ran, failed, not_run, seconds_since(t0));
+  std::printf("%d variant runs, %d Case(s) with a failure, %d Case(s) not run (%.1f s)\n", ran, failed, not_run,
+              seconds_since(t0));
   if (failed > 0) return kFail;
   if (ran == 0 && !plan_only) return kNotRun;
   return kPass;
@@ -259,9 +268,11 @@ std::vector<std::string> random_lines(const OpSpec& op, const std::string& dtype
   const std::vector<std::string> recipes = {"normal", "normal:1e3", "uniform:30", "int:3", "negative:30", "uniform:1"};
   std::vector<std::string> lines;
   for (int i = 0; i < n; ++i) {
-    std::string shape = op.shape_rank == 3 ? std::to_string(pick(dims)) + "x" + std::to_string(pick(dims)) + "x" + std::to_string(pick(dims))
+    std::string shape = op.shape_rank == 3 ? std::to_string(pick(dims)) + "x" + std::to_string(pick(dims)) + "x" +
+                                                 std::to_string(pick(dims))
                                            : std::to_string(1 + rng() % 12) + "x" + std::to_string(pick(cols));
-    lines.push_back("op=" + std::string(op.name) + " dtype=" + dtype + " shape=" + shape + " values=" + pick(recipes) + " seed=" + std::to_string(rng() % 100000));
+    lines.push_back("op=" + std::string(op.name) + " dtype=" + dtype + " shape=" + shape + " values=" + pick(recipes) +
+                    " seed=" + std::to_string(rng() % 100000));
   }
   return lines;
 }
@@ -284,7 +295,8 @@ int run_agree(const AgreeOptions& o) {
 #endif
   if (out_dir.empty()) {
     std::string dir;
-    for (char ch : device) dir += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : '-';
+    for (char ch : device)
+      dir += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : '-';
     if (dir.find("h200") != std::string::npos) dir = "h200";
     out_dir = "reports/" + dir;
   }
@@ -300,7 +312,8 @@ int run_agree(const AgreeOptions& o) {
       std::vector<std::string> lines;
       for (const auto& l : boundary_case_lines(*info))
         if (l.find(std::string("dtype=") + dt + " ") != std::string::npos) lines.push_back(l);
-      for (const auto& l : random_lines(*info, dt, budget, seed ^ std::hash<std::string>{}(op_name + dt))) lines.push_back(l);
+      for (const auto& l : random_lines(*info, dt, budget, seed ^ std::hash<std::string>{}(op_name + dt)))
+        lines.push_back(l);
       AgreeRow& row = rows[op_name + " " + dt];
       row.op = op_name;
       row.dtype = dt;
@@ -349,31 +362,41 @@ int run_agree(const AgreeOptions& o) {
           }
         }
       }
-      std::fprintf(stderr, "  agree %s %s: %ld Cases, %.1f s so far\n", op_name.c_str(), dt, row.cases, seconds_since(t0));
+      std::fprintf(stderr, "  agree %s %s: %ld Cases, %.1f s so far\n", op_name.c_str(), dt, row.cases,
+                   seconds_since(t0));
     }
   }
   const double secs = seconds_since(t0);
   std::ostringstream md;
   md << "# emu against " << device << ": agreement of the two backends\n\n"
-     << "Generated by `./kverify agree" << (op ? " --op " + *op : "") << " --budget " << budget << " --seed " << seed << "`: "
-     << cases << " Cases (the boundary Cases of `kverify check` and " << budget
+     << "Generated by `./kverify agree" << (op ? " --op " + *op : "") << " --budget " << budget << " --seed " << seed
+     << "`: " << cases << " Cases (the boundary Cases of `kverify check` and " << budget
      << " random Cases per op and dtype) on every production variant that runs on both backends, each "
         "passing its full check on both; then the two outputs compared element by element. \"units\" is "
         "|emu - cuda| divided by the policy's bound at that element (1 would be a whole tolerance apart).\n\n"
-     << "| op | dtype | Cases | elements | bitwise equal | max abs diff | max ulp diff | max units | worst Case (units) |\n"
+     << "| op | dtype | Cases | elements | bitwise equal | max abs diff | max ulp diff | max units | worst Case "
+        "(units) |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
   Json js = {{"device", device}, {"cases", cases}, {"seconds", secs}, {"failures", failures.size()}};
   Json& json_rows = js["rows"] = Json::array();
   for (const auto& [key, r] : rows) {
     char buf[512];
-    std::snprintf(buf, sizeof buf, "| %s | %s | %ld | %lld | %.4f | %.3g | %.3g | %.3g | `%s` |\n", r.op.c_str(), r.dtype.c_str(), r.cases,
-                  static_cast<long long>(r.elements), r.elements ? static_cast<double>(r.equal_bits) / static_cast<double>(r.elements) : 1.0,
-                  r.max_abs, r.max_ulp, r.max_units, r.case_units.empty() ? "-" : r.case_units.c_str());
+    std::snprintf(buf, sizeof buf, "| %s | %s | %ld | %lld | %.4f | %.3g | %.3g | %.3g | `%s` |\n", r.op.c_str(),
+                  r.dtype.c_str(), r.cases, static_cast<long long>(r.elements),
+                  r.elements ? static_cast<double>(r.equal_bits) / static_cast<double>(r.elements) : 1.0, r.max_abs,
+                  r.max_ulp, r.max_units, r.case_units.empty() ? "-" : r.case_units.c_str());
     md << buf;
-    json_rows.push_back({{"op", r.op}, {"dtype", r.dtype}, {"cases", r.cases}, {"elements", r.elements},
-                         {"bitwise_equal", r.equal_bits}, {"max_abs", json_number(r.max_abs)},
-                         {"max_ulp", json_number(r.max_ulp)}, {"max_units", json_number(r.max_units)},
-                         {"case_abs", r.case_abs}, {"case_ulp", r.case_ulp}, {"case_units", r.case_units}});
+    json_rows.push_back({{"op", r.op},
+                         {"dtype", r.dtype},
+                         {"cases", r.cases},
+                         {"elements", r.elements},
+                         {"bitwise_equal", r.equal_bits},
+                         {"max_abs", json_number(r.max_abs)},
+                         {"max_ulp", json_number(r.max_ulp)},
+                         {"max_units", json_number(r.max_units)},
+                         {"case_abs", r.case_abs},
+                         {"case_ulp", r.case_ulp},
+                         {"case_units", r.case_units}});
   }
   if (!failures.empty()) {
     md << "\n## Cases that failed on a backend\n\n";
@@ -389,8 +412,8 @@ int run_agree(const AgreeOptions& o) {
     std::fprintf(stderr, "kverify agree: %s\n", error->c_str());
     return 2;
   }
-  std::printf("%ld Cases on emu and %s, %zu failed on a backend (%.1f s); report: %s/agreement.md, agreement.json\n", cases,
-              device.c_str(), failures.size(), secs, out_dir.c_str());
+  std::printf("%ld Cases on emu and %s, %zu failed on a backend (%.1f s); report: %s/agreement.md, agreement.json\n",
+              cases, device.c_str(), failures.size(), secs, out_dir.c_str());
   return failures.empty() ? kPass : kFail;
 }
 

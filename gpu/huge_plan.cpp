@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/dtype.hpp"
 #include "core/case.hpp"
+#include "core/dtype.hpp"
 #include "pipeline/guarded_image.hpp"
 
 #if KVERIFY_HAVE_CUDA
@@ -22,7 +22,8 @@ MemoryNeed memory_need(const Case& c) {
   MemoryNeed need;
   for (int t = 0; t < c.op->tensor_count; ++t) {
     const Layout2D l = c.layout(t);
-    const std::uint64_t bytes = static_cast<std::uint64_t>(l.footprint()) * size_of(c.dtype) + 2 * GuardedImage::kCanaryBytes;
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(l.footprint()) * size_of(c.dtype) + 2 * GuardedImage::kCanaryBytes;
     need.device += bytes;
     need.host += bytes + static_cast<std::uint64_t>(l.footprint()) / 8;  // + the element bitmap
   }
@@ -79,7 +80,8 @@ std::optional<std::string> memory_refusal(const Case& c, Backend backend) {
   if (backend == Backend::cuda) {
     const auto free_bytes = device_free_bytes();
     if (!free_bytes) return std::string("no CUDA device to measure free memory on");
-    if (need.device > *free_bytes) return "needs " + gib(need.device) + " of device memory, " + gib(*free_bytes) + " free";
+    if (need.device > *free_bytes)
+      return "needs " + gib(need.device) + " of device memory, " + gib(*free_bytes) + " free";
   }
   return std::nullopt;
 }

@@ -36,8 +36,10 @@ const Variant* find_variant(std::string_view op, std::string_view name) {
 std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend backend) {
   const std::string who = std::string(v.op) + "/" + std::string(v.name);
   if (!v.supports(c.dtype)) return who + " does not support dtype " + std::string(name(c.dtype));
-  if (backend == Backend::emu && !v.on_emu) return who + " does not run on emu: " + std::string(v.emu_unsupported_reason);
-  if (backend == Backend::cuda && !v.launch_cuda) return who + " has no cuda launcher in this build (built without CUDA)";
+  if (backend == Backend::emu && !v.on_emu)
+    return who + " does not run on emu: " + std::string(v.emu_unsupported_reason);
+  if (backend == Backend::cuda && !v.launch_cuda)
+    return who + " has no cuda launcher in this build (built without CUDA)";
   const Layout2D x = c.layout(0);
   if (x.rows > v.max_rows) return who + " takes at most " + std::to_string(v.max_rows) + " rows";
   if (x.cols > v.max_cols) return who + " takes at most " + std::to_string(v.max_cols) + " columns";
@@ -55,8 +57,8 @@ const Variant* choose_variant(const Case& c, std::string* why_none) {
     if (problem) reasons += (reasons.empty() ? "" : "; ") + *problem;
   }
   if (why_none)
-    *why_none = reasons.empty() ? "op " + std::string(c.op->name) + " has no registered variants in this build yet"
-                                : reasons;
+    *why_none =
+        reasons.empty() ? "op " + std::string(c.op->name) + " has no registered variants in this build yet" : reasons;
   return nullptr;
 }
 

@@ -38,15 +38,17 @@ struct Variant {
   Launcher launch_emu = nullptr;
   Launcher launch_cuda = nullptr;  // null when this build has no CUDA
 
-  bool supports(DType d) const { return d == DType::f32 ? f32 : d == DType::f16 ? f16 : d == DType::bf16 ? bf16 : false; }
+  bool supports(DType d) const {
+    return d == DType::f32 ? f32 : d == DType::f16 ? f16 : d == DType::bf16 ? bf16 : false;
+  }
 };
 
 std::span<const Variant> all_variants();
 
 // Each op's variants, in dispatch order: kernels::<op>::variants() in kernels/<op>/variants.cpp,
 // for every op of ops/ops.def.
-#define KVERIFY_OP(op) \
-  namespace kernels::op { \
+#define KVERIFY_OP(op)                 \
+  namespace kernels::op {              \
   std::span<const Variant> variants(); \
   }
 #include "ops/ops.def"

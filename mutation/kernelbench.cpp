@@ -17,8 +17,9 @@ KernelBenchResult kernelbench_check(const Variant& variant, DType dtype, Backend
   }
   const double tol = dtype == DType::f32 ? 1e-4 : 1e-2;
   for (int trial = 1; trial <= 5; ++trial) {
-    Case c = parse_case("op=" + std::string(variant.op) + " shape=" + std::string(find_op(variant.op)->kernelbench_shape) +
-                        " dtype=" + std::string(name(dtype)) + " seed=" + std::to_string(trial));
+    Case c =
+        parse_case("op=" + std::string(variant.op) + " shape=" + std::string(find_op(variant.op)->kernelbench_shape) +
+                   " dtype=" + std::string(name(dtype)) + " seed=" + std::to_string(trial));
     c.variant = std::string(variant.name);
     c.backend = backend;
     ++result.trials;

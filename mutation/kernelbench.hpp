@@ -15,7 +15,7 @@ struct KernelBenchResult {
   bool applies = true;  // false: the variant does not take this dtype (nothing ran)
   bool caught = false;  // some trial failed allclose (or the launch failed)
   int trials = 0;
-  std::string detail;   // what caught it
+  std::string detail;  // what caught it
 };
 
 KernelBenchResult kernelbench_check(const Variant& variant, DType dtype, Backend backend);

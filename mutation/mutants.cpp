@@ -1,5 +1,7 @@
 #include "mutation/mutants.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -8,18 +10,16 @@
 #include <fstream>
 #include <regex>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #include "core/child_process.hpp"
+#include "core/error.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
-#include "core/error.hpp"
 #include "kernels/registry.hpp"
-#include "pipeline/execute.hpp"
 #include "mutation/kernelbench.hpp"
 #include "mutation/self_test.hpp"
+#include "pipeline/execute.hpp"
 
 namespace kverify {
 namespace {
@@ -33,7 +33,6 @@ struct ShortFuzz {
   double seconds = 0;
   std::string case_line;  // the finding's decoded Case
 };
-
 
 namespace fs = std::filesystem;
 
@@ -52,7 +51,8 @@ fs::path corpus_of(const std::string& op) {
   if (!ec && fs::is_directory(exe.parent_path().parent_path().parent_path() / "corpus" / op, ec))
     return exe.parent_path().parent_path().parent_path() / "corpus" / op;
 #ifdef KVERIFY_SOURCE_DIR
-  if (fs::is_directory(fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op, ec)) return fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op;
+  if (fs::is_directory(fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op, ec))
+    return fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op;
 #endif
   return {};
 }
@@ -65,9 +65,9 @@ ShortFuzz short_fuzz(const Variant& v, Backend backend, std::uint64_t seed, int 
     f.status = "not run: " + bin.string() + " is not built";
     return f;
   }
-  std::vector<std::string> argv = {bin.string(), std::string(v.op), "--backend", std::string(name(backend)), "--variant",
-                                   std::string(v.name), "--time", std::to_string(seconds), "--seed", std::to_string(seed),
-                                   "--artifacts", artifacts.string()};
+  std::vector<std::string> argv = {bin.string(), std::string(v.op),    "--backend",   std::string(name(backend)),
+                                   "--variant",  std::string(v.name),  "--time",      std::to_string(seconds),
+                                   "--seed",     std::to_string(seed), "--artifacts", artifacts.string()};
   if (const fs::path corpus = corpus_of(std::string(v.op)); !corpus.empty()) argv.push_back(corpus.string());
   ChildResult r;
   try {
@@ -78,7 +78,8 @@ ShortFuzz short_fuzz(const Variant& v, Backend backend, std::uint64_t seed, int 
   }
   const std::string& out = r.output;
   std::smatch m;
-  if (r.exit_code == 1 && std::regex_search(out, m, std::regex("FINDING in \\S+ after (\\d+) execs \\(([0-9.]+) s\\)"))) {
+  if (r.exit_code == 1 &&
+      std::regex_search(out, m, std::regex("FINDING in \\S+ after (\\d+) execs \\(([0-9.]+) s\\)"))) {
     f.status = "killed";
     f.execs = std::stol(m[1]);
     f.seconds = std::stod(m[2]);
@@ -163,7 +164,8 @@ int run_mutants(const MutantsOptions& o) {
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
 
   std::string md = "# Mutation self-test (" + std::string(name(backend)) + ", " + date + ", seed " +
-                   std::to_string(seed) + ", " + std::to_string(budget) + " cases per property)\n\n"
+                   std::to_string(seed) + ", " + std::to_string(budget) +
+                   " cases per property)\n\n"
                    "| mutant | bug class | catalogue | first property to fail | cases | seconds | shrunk Case | "
                    "KernelBench-style f32 | KernelBench-style bf16 |\n|---|---|---|---|---|---|---|---|---|\n";
   int kb_caught_f32 = 0, kb_caught_bf16 = 0, kb_applies_f32 = 0, kb_applies_bf16 = 0;
@@ -183,14 +185,19 @@ int run_mutants(const MutantsOptions& o) {
   }
   md += "\nCatalogue: " + std::to_string(rows.size() - survivors) + " of " + std::to_string(rows.size()) +
         " killed. KernelBench-style check (5 random normal trials at one power-of-two shape, allclose 1e-4 f32 / "
-        "1e-2 bf16): " + std::to_string(kb_caught_f32) + " of " + std::to_string(kb_applies_f32) + " caught in f32, " +
+        "1e-2 bf16): " +
+        std::to_string(kb_caught_f32) + " of " + std::to_string(kb_applies_f32) + " caught in f32, " +
         std::to_string(kb_caught_bf16) + " of " + std::to_string(kb_applies_bf16) +
         " in bf16 (n/a: the mutant does not take that dtype).\n";
 
-  md += "\n## Short fuzz (" + (fuzz_time > 0 ? "fuzz_run, at most " + std::to_string(fuzz_time) + " s per mutant" : std::string("not run")) +
-        ")\n\nThe mutant's op target of fuzz/ pinned to the mutant (fuzz_run --variant: the op's corpus, then mutations "
-        "and random inputs, no coverage guidance), seed " + std::to_string(seed) + ".\n\n"
-        "| mutant | short fuzz | execs | seconds | the finding's Case |\n|---|---|---|---|---|\n";
+  md +=
+      "\n## Short fuzz (" +
+      (fuzz_time > 0 ? "fuzz_run, at most " + std::to_string(fuzz_time) + " s per mutant" : std::string("not run")) +
+      ")\n\nThe mutant's op target of fuzz/ pinned to the mutant (fuzz_run --variant: the op's corpus, then mutations "
+      "and random inputs, no coverage guidance), seed " +
+      std::to_string(seed) +
+      ".\n\n"
+      "| mutant | short fuzz | execs | seconds | the finding's Case |\n|---|---|---|---|---|\n";
   for (const auto& r : rows) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.1f", r.fuzz.seconds);
@@ -204,17 +211,31 @@ int run_mutants(const MutantsOptions& o) {
         ". Informational: the exit status is the catalogue's.\n";
   fs::remove_all(artifacts, tmp_ec);
 
-  Json j = {{"backend", std::string(name(backend))}, {"date", date}, {"seed", seed}, {"cases_per_property", budget},
+  Json j = {{"backend", std::string(name(backend))},
+            {"date", date},
+            {"seed", seed},
+            {"cases_per_property", budget},
             {"short_fuzz_seconds", fuzz_time}};
   const auto kb = [](const properties::KernelBenchResult& k) { return k.applies ? Json(k.caught) : Json(nullptr); };
   Json& list = j["mutants"] = Json::array();
   for (const auto& r : rows)
-    list.push_back({{"op", r.op}, {"mutant", r.name}, {"bug", r.bug}, {"killed", r.kill.killed}, {"property", r.kill.property},
-                    {"cases", r.kill.cases}, {"seconds", r.kill.seconds}, {"shrunk_case", r.shrunk},
-                    {"kernelbench_f32_caught", kb(r.kb_f32)}, {"kernelbench_bf16_caught", kb(r.kb_bf16)},
-                    {"short_fuzz", {{"status", r.fuzz.status}, {"execs", r.fuzz.execs}, {"seconds", r.fuzz.seconds},
-                                    {"case", r.fuzz.case_line}}}});
-  for (const auto& [file, text] : {std::pair{out_dir + "/mutants.md", md}, std::pair{out_dir + "/mutants.json", json_text(j)}})
+    list.push_back({{"op", r.op},
+                    {"mutant", r.name},
+                    {"bug", r.bug},
+                    {"killed", r.kill.killed},
+                    {"property", r.kill.property},
+                    {"cases", r.kill.cases},
+                    {"seconds", r.kill.seconds},
+                    {"shrunk_case", r.shrunk},
+                    {"kernelbench_f32_caught", kb(r.kb_f32)},
+                    {"kernelbench_bf16_caught", kb(r.kb_bf16)},
+                    {"short_fuzz",
+                     {{"status", r.fuzz.status},
+                      {"execs", r.fuzz.execs},
+                      {"seconds", r.fuzz.seconds},
+                      {"case", r.fuzz.case_line}}}});
+  for (const auto& [file, text] :
+       {std::pair{out_dir + "/mutants.md", md}, std::pair{out_dir + "/mutants.json", json_text(j)}})
     if (const auto error = write_output_file(file, text)) {
       std::fprintf(stderr, "kverify mutants: %s\n", error->c_str());
       return 2;

@@ -20,17 +20,24 @@ std::vector<std::string> rowwise_boundary_cases() {
 std::vector<ValueRecipe> common_in_domain_values(DType dtype) {
   const double subnormal_exponent = dtype == DType::f16 ? -18 : -132;
   return {{},  // normal:1 first: the shrink target
-          recipe("normal", 10),  recipe("normal", 1e-3), recipe("uniform", 4), recipe("int", 3),
-          recipe("negative", 5), recipe("ties", 4),      recipe("nearties", 1), recipe("zeros", 0),
+          recipe("normal", 10),
+          recipe("normal", 1e-3),
+          recipe("uniform", 4),
+          recipe("int", 3),
+          recipe("negative", 5),
+          recipe("ties", 4),
+          recipe("nearties", 1),
+          recipe("zeros", 0),
           recipe("subnormal", subnormal_exponent)};
 }
 
 void add_rowwise_in_domain_values(DType dtype, std::vector<ValueRecipe>& into) {
-  for (const ValueRecipe& r : {recipe("normal", 1e3), recipe("heavy", 1), recipe("const", 7), recipe("const", -300),
-                               recipe("uniform", 30)})
+  for (const ValueRecipe& r :
+       {recipe("normal", 1e3), recipe("heavy", 1), recipe("const", 7), recipe("const", -300), recipe("uniform", 30)})
     into.push_back(r);
   if (dtype != DType::f16)  // f16 stops at 65504
-    for (const ValueRecipe& r : {recipe("extreme", 1), recipe("const", 1e30), recipe("const", -1e30)}) into.push_back(r);
+    for (const ValueRecipe& r : {recipe("extreme", 1), recipe("const", 1e30), recipe("const", -1e30)})
+      into.push_back(r);
 }
 
 std::string rowwise_report_shape(std::int64_t width, bool quick) {

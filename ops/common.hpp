@@ -33,7 +33,7 @@ namespace kverify::ops {
 
 // Fuzz parameters every op draws the same way (OpSpec::fuzz_params).
 inline constexpr double kFuzzWholeParams[] = {0, 1, 2, 5, 100, 1000, 65536, 1e6, 16777216};  // int:K
-inline constexpr double kFuzzTiesParams[] = {1, 2, 3, 32, 1000, 1e6};                           // ties:K
+inline constexpr double kFuzzTiesParams[] = {1, 2, 3, 32, 1000, 1e6};                        // ties:K
 inline constexpr double kFuzzSubnormalExponents[] = {-149, -150, -140, -133, -127, -126, -25, -24, -15, -14, -1074, 0};
 
 }  // namespace kverify::ops

@@ -94,9 +94,7 @@ struct OpSpec {
   // The KernelBench-style check of `kverify mutants`: its one power-of-two shape.
   std::string_view kernelbench_shape;
 
-  std::span<const TensorRole> tensors() const {
-    return {tensor_table.data(), static_cast<std::size_t>(tensor_count)};
-  }
+  std::span<const TensorRole> tensors() const { return {tensor_table.data(), static_cast<std::size_t>(tensor_count)}; }
   int output_tensor() const { return tensor_count - 1; }  // every op has one output, its last tensor
 };
 

@@ -1,9 +1,9 @@
 // The table of ops, from ops/ops.def.
 #include "ops/op_spec.hpp"
 
-#define KVERIFY_OP(op) \
+#define KVERIFY_OP(op)         \
   namespace kverify::ops::op { \
-  extern const OpSpec spec; \
+  extern const OpSpec spec;    \
   }
 #include "ops/ops.def"
 #undef KVERIFY_OP

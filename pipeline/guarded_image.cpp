@@ -52,8 +52,10 @@ GuardedImage::GuardedImage(std::string name, Layout2D layout, DType dtype, std::
     for (auto r = static_cast<std::int64_t>(r0); r < static_cast<std::int64_t>(r1); ++r)
       for (std::int64_t c = 0; c < layout.cols; ++c) {
         const auto i = static_cast<std::size_t>(layout.index(r, c));
-        if (parallel) std::atomic_ref<std::uint64_t>(is_element_[i / 64]).fetch_or(1ull << (i % 64), std::memory_order_relaxed);
-        else is_element_[i / 64] |= 1ull << (i % 64);
+        if (parallel)
+          std::atomic_ref<std::uint64_t>(is_element_[i / 64]).fetch_or(1ull << (i % 64), std::memory_order_relaxed);
+        else
+          is_element_[i / 64] |= 1ull << (i % 64);
       }
   });
   for_chunks(bytes_.size(), parallel, 256, [&](std::size_t, std::size_t b, std::size_t e) {
@@ -80,14 +82,19 @@ std::uint64_t GuardedImage::poison_bits(Poison kind, std::uint64_t seed, std::in
   if (kind == Poison::nan) {
     // Quiet NaNs with a recognisable payload.
     switch (dtype_) {
-      case DType::f32: return 0x7fa5a5a5u;
-      case DType::f16: return 0x7e5au;
-      case DType::bf16: return 0x7fa5u;
-      case DType::f64: return 0x7ff5a5a5a5a5a5a5ull;
+      case DType::f32:
+        return 0x7fa5a5a5u;
+      case DType::f16:
+        return 0x7e5au;
+      case DType::bf16:
+        return 0x7fa5u;
+      case DType::f64:
+        return 0x7ff5a5a5a5a5a5a5ull;
     }
   }
   // A finite value in [-1e4, 1e4] that a kernel is unlikely to produce by accident.
-  const std::uint64_t h = mix(seed ^ mix(static_cast<std::uint64_t>(r) * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(c)));
+  const std::uint64_t h =
+      mix(seed ^ mix(static_cast<std::uint64_t>(r) * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(c)));
   const double v = (static_cast<double>(h >> 11) * 0x1.0p-53 * 2.0 - 1.0) * 1e4 + 0.123456789;
   std::uint64_t bits = 0;
   unsigned char buf[8];
@@ -148,8 +155,8 @@ std::vector<std::string> GuardedImage::damaged_canaries(std::size_t limit, std::
       if (bytes_[p] != canary_byte(p)) {
         ++part.count;
         // One report per damaged element-sized slot.
-        if (part.found.size() < limit && (part.found.empty() || p < kCanaryBytes || p >= data_end || (p - kCanaryBytes) % esize == 0 ||
-                                          bytes_[p - 1] == canary_byte(p - 1)))
+        if (part.found.size() < limit && (part.found.empty() || p < kCanaryBytes || p >= data_end ||
+                                          (p - kCanaryBytes) % esize == 0 || bytes_[p - 1] == canary_byte(p - 1)))
           part.found.push_back(describe_position(p));
       }
     }

@@ -64,8 +64,8 @@ class GuardedImage {
     Aligned256() = default;
     template <typename U>
     Aligned256(const Aligned256<U>&) {}
-    T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{256})); }
-    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{256}); }
+    T* allocate(std::size_t n) { return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{256})); }
+    void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{256}); }
     friend bool operator==(const Aligned256&, const Aligned256&) { return true; }
   };
   std::vector<unsigned char, Aligned256<unsigned char>> bytes_;

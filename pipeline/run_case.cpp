@@ -101,11 +101,14 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
     }
   });
   for (int t = 0; t < n; ++t) {
-    for (const auto& where : damaged[t]) verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
+    for (const auto& where : damaged[t])
+      verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
     if (totals[t] > damaged[t].size())
-      verdict.guards.push_back({"canary", images[t].name(), std::to_string(totals[t]) + " canary bytes changed in all"});
+      verdict.guards.push_back(
+          {"canary", images[t].name(), std::to_string(totals[t]) + " canary bytes changed in all"});
     if (!is_output(c, t) && after[t] != before[t])
-      verdict.guards.push_back({"input-modified", images[t].name(), std::string(run_name) + ": the kernel wrote into its input"});
+      verdict.guards.push_back(
+          {"input-modified", images[t].name(), std::string(run_name) + ": the kernel wrote into its input"});
   }
   return true;
 }
@@ -138,10 +141,10 @@ void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict
   std::sort(listed_changed.begin(), listed_changed.end());
   const auto list = [&](const auto& where, bool kept) {
     for (std::size_t i = 0; i < std::min(where.size(), Verdict::kMaxListed); ++i)
-      verdict.guards.push_back({kept ? "unwritten" : "nondeterministic", first.name(),
-                                "element (" + std::to_string(where[i].first) + "," + std::to_string(where[i].second) + ")" +
-                                    (kept ? " kept the poison of both runs: never written"
-                                          : " differs between two runs of the same Case")});
+      verdict.guards.push_back(
+          {kept ? "unwritten" : "nondeterministic", first.name(),
+           "element (" + std::to_string(where[i].first) + "," + std::to_string(where[i].second) + ")" +
+               (kept ? " kept the poison of both runs: never written" : " differs between two runs of the same Case")});
   };
   list(listed_unwritten, true);
   list(listed_changed, false);
@@ -166,8 +169,8 @@ Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
       std::string known;
       for (const auto& v : all_variants())
         if (v.op == c.op->name) known += (known.empty() ? "" : ", ") + std::string(v.name);
-      throw InputError("unknown variant '" + c.variant + "' of op " + std::string(c.op->name) + " (registered: " +
-                       (known.empty() ? "none yet" : known) + "; see `kverify list`)");
+      throw InputError("unknown variant '" + c.variant + "' of op " + std::string(c.op->name) +
+                       " (registered: " + (known.empty() ? "none yet" : known) + "; see `kverify list`)");
     }
     if (auto problem = unsupported(*variant, c, c.backend)) throw InputError(*problem);
   }
@@ -208,15 +211,17 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict);
   for (int t = 0; t < c.op->tensor_count; ++t) {
     if (!c.op->tensors()[t].output) continue;
-    Comparison cmp = compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->rows_sum_to_one, elements);
+    Comparison cmp =
+        compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->rows_sum_to_one, elements);
     verdict.stats = cmp.stats;
-    const BaselineCheck base = check_against_baseline(first[t].view(), c.op->eager_baseline(c, input_views(c, first)), want,
-                                                      *tolerance);
+    const BaselineCheck base =
+        check_against_baseline(first[t].view(), c.op->eager_baseline(c, input_views(c, first)), want, *tolerance);
     verdict.stats.baseline_kernel_ulps = base.kernel_max_ulps;
     verdict.stats.baseline_eager_ulps = base.baseline_max_ulps;
     if (!base.ok) {
       char detail[200];
-      std::snprintf(detail, sizeof detail, "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units",
+      std::snprintf(detail, sizeof detail,
+                    "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units",
                     base.kernel_max_ulps, kBaselineFactor, base.baseline_max_ulps, base.allowed_ulps);
       verdict.guards.push_back({"baseline", first[t].name(), detail});
     }

@@ -70,7 +70,8 @@ std::vector<std::int64_t> sampled_rows(const Case& c, const SampleOptions& o, st
     if (!follows_output_rows(c, t)) continue;
     const Layout2D l = c.layout(t);
     if (l.row_stride <= 0) continue;
-    for (const std::int64_t element : {std::int64_t{1} << 31, (std::int64_t{1} << 31) / es, (std::int64_t{1} << 32) / es}) {
+    for (const std::int64_t element :
+         {std::int64_t{1} << 31, (std::int64_t{1} << 31) / es, (std::int64_t{1} << 32) / es}) {
       if (l.footprint() <= element || element < l.offset) continue;
       const std::int64_t r = std::min(rows - 1, (element - l.offset) / l.row_stride);
       pick.insert(r);
@@ -86,8 +87,9 @@ std::vector<std::int64_t> sampled_rows(const Case& c, const SampleOptions& o, st
   all.assign(pick.begin(), pick.end());
   if (how)
     *how = "reference on sampled " + std::to_string(all.size()) + " of " + std::to_string(rows) +
-           " rows (first 2, middle, last 4, " + (wrap_rows ? "the rows at element 2^31 and the 2^31/2^32-byte offsets, " : "") +
-           "random rows of seed " + std::to_string(o.seed) + "); guards, poison, inputs and determinism on every element";
+           " rows (first 2, middle, last 4, " +
+           (wrap_rows ? "the rows at element 2^31 and the 2^31/2^32-byte offsets, " : "") + "random rows of seed " +
+           std::to_string(o.seed) + "); guards, poison, inputs and determinism on every element";
   return all;
 }
 
@@ -144,8 +146,9 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
   const double allowed = kBaselineFactor * eager_units + kBaselineSlack;
   if (kernel_units > allowed) {
     char detail[200];
-    std::snprintf(detail, sizeof detail, "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units",
-                  kernel_units, kBaselineFactor, eager_units, allowed);
+    std::snprintf(detail, sizeof detail,
+                  "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units", kernel_units,
+                  kBaselineFactor, eager_units, allowed);
     verdict.guards.push_back({"baseline", got.name(), detail});
   }
   verdict.stats = total;

@@ -20,7 +20,7 @@ struct SampleOptions {
   // Reference work (output elements times the reduction length) done in full: a Case within it
   // has every row checked. 0: always sample.
   std::uint64_t reference_budget = 1ull << 24;
-  int random_rows = 8;    // at least this many random rows in a sample
+  int random_rows = 8;     // at least this many random rows in a sample
   std::uint64_t seed = 1;  // which random rows
 };
 

@@ -7,9 +7,9 @@
 #include "kernels/registry.hpp"
 #include "properties/property_kit.hpp"
 
-#define KVERIFY_OP(op)                                 \
-  namespace kverify::ops::op {                         \
-  extern const OpSpec spec;                            \
+#define KVERIFY_OP(op)                                  \
+  namespace kverify::ops::op {                          \
+  extern const OpSpec spec;                             \
   std::span<const properties::OpProperty> properties(); \
   }
 #include "ops/ops.def"
@@ -57,7 +57,8 @@ void schedule_independent(const Context& ctx, const OpSpec& op) {
       count(ctx, *v, same, 0);
       if (!same)
         RC_FAIL("outputs differ between schedule " + std::to_string(c.schedule) + " and " + std::to_string(other) +
-                "\n  reproduce: ./kverify run '" + c.to_text() + "' and the same with schedule=" + std::to_string(other));
+                "\n  reproduce: ./kverify run '" + c.to_text() +
+                "' and the same with schedule=" + std::to_string(other));
     }
   }
 }
@@ -80,10 +81,11 @@ const std::vector<Property>& table() {
   static const std::vector<Property> all = [] {
     std::vector<Property> out;
     const auto add = [&](const OpSpec& op, std::span<const OpProperty> list) {
-      for (const auto& p : list) out.push_back({std::string(op.name) + "." + std::string(p.name), &op, p.checks, p.body});
+      for (const auto& p : list)
+        out.push_back({std::string(op.name) + "." + std::string(p.name), &op, p.checks, p.body});
     };
-#define KVERIFY_OP(op)                     \
-  add(ops::op::spec, kGeneric);            \
+#define KVERIFY_OP(op)          \
+  add(ops::op::spec, kGeneric); \
   add(ops::op::spec, ops::op::properties());
 #include "ops/ops.def"
 #undef KVERIFY_OP

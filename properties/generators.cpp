@@ -1,17 +1,17 @@
 #include "properties/generators.hpp"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <ostream>
 
 namespace kverify::properties {
 namespace {
 
 // Ascending, so that shrinking (toward the first element) goes toward size 1.
-const std::vector<std::int64_t> kTails = {1,    2,    3,    5,    7,    13,   31,   32,   33,   63,   64,   65,
-                                          97,   127,  128,  129,  251,  255,  256,  257,  511,  512,  513,  1021,
-                                          1023, 1024, 1025, 2047, 2048, 2049, 4093, 4095, 4096, 4097, 8191, 8193,
-                                          16383, 16385, 65537};
+const std::vector<std::int64_t> kTails = {1,    2,    3,    5,    7,    13,   31,    32,    33,   63,
+                                          64,   65,   97,   127,  128,  129,  251,   255,   256,  257,
+                                          511,  512,  513,  1021, 1023, 1024, 1025,  2047,  2048, 2049,
+                                          4093, 4095, 4096, 4097, 8191, 8193, 16383, 16385, 65537};
 
 std::vector<std::int64_t> tails_up_to(std::int64_t max) {
   std::vector<std::int64_t> out;
@@ -34,13 +34,18 @@ rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind
     const int first = any_kind ? 0 : 1;
     const auto kind = static_cast<PlacementKind>(*rc::gen::inRange(first, 4));
     Placement p;
-    p.offset = *rc::gen::weightedOneOf<std::int64_t>({{3, rc::gen::just<std::int64_t>(0)},
-                                                      {1, rc::gen::inRange<std::int64_t>(1, 40)}});
+    p.offset = *rc::gen::weightedOneOf<std::int64_t>(
+        {{3, rc::gen::just<std::int64_t>(0)}, {1, rc::gen::inRange<std::int64_t>(1, 40)}});
     const std::int64_t pad = *rc::gen::inRange<std::int64_t>(1, 34);
     switch (kind) {
-      case PlacementKind::contiguous: break;
-      case PlacementKind::padded_rows: p.strides = std::pair{cols + pad, std::int64_t{1}}; break;
-      case PlacementKind::column_major: p.strides = std::pair{std::int64_t{1}, rows + pad - 1}; break;
+      case PlacementKind::contiguous:
+        break;
+      case PlacementKind::padded_rows:
+        p.strides = std::pair{cols + pad, std::int64_t{1}};
+        break;
+      case PlacementKind::column_major:
+        p.strides = std::pair{std::int64_t{1}, rows + pad - 1};
+        break;
       case PlacementKind::strided_columns: {
         const std::int64_t cs = *rc::gen::inRange<std::int64_t>(2, 4);
         p.strides = std::pair{cols * cs + pad, cs};
@@ -51,7 +56,9 @@ rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind
   });
 }
 
-rc::Gen<ValueRecipe> in_domain_values(const OpSpec& op, DType dtype) { return rc::gen::elementOf(op.in_domain_values(dtype)); }
+rc::Gen<ValueRecipe> in_domain_values(const OpSpec& op, DType dtype) {
+  return rc::gen::elementOf(op.in_domain_values(dtype));
+}
 
 rc::Gen<std::uint64_t> schedule_seed() {
   return rc::gen::weightedOneOf<std::uint64_t>(
@@ -102,16 +109,14 @@ void draw_schedule(Draw& d) { d.c.schedule = *schedule_seed(); }
 
 struct FieldDrawer {
   std::array<std::string_view, 2> keys;  // kCaseFields keys
-  void (*draw)(Draw&);                     // null: given, not drawn
+  void (*draw)(Draw&);                   // null: given, not drawn
 };
 
 constexpr FieldDrawer kDrawers[] = {
-    {{"op", "dtype"}, nullptr},           // the property's op and dtype
-    {{"variant", "backend"}, nullptr},    // pinned per variant and backend
-    {{"shape"}, &draw_shape},
-    {{"<t>.strides", "<t>.offset"}, &draw_placements},
-    {{"values"}, &draw_values},
-    {{"seed"}, &draw_seed},
+    {{"op", "dtype"}, nullptr},         // the property's op and dtype
+    {{"variant", "backend"}, nullptr},  // pinned per variant and backend
+    {{"shape"}, &draw_shape},          {{"<t>.strides", "<t>.offset"}, &draw_placements},
+    {{"values"}, &draw_values},        {{"seed"}, &draw_seed},
     {{"schedule"}, &draw_schedule},
 };
 

@@ -41,9 +41,7 @@ std::vector<double> outputs_with(const Case& c, const Variant& v, const InputEdi
 double keep_input(std::int64_t, std::int64_t, double stored);
 
 // Same bits, or both NaN.
-inline bool same_bits(double a, double b) {
-  return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b);
-}
+inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b); }
 
 ValueRecipe recipe(const char* name, double param);
 

@@ -27,9 +27,12 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
       double abs_err = 0;
       double margin = -1;  // |error| / bound, for approx expectations
       switch (e.kind) {
-        case Expected::Kind::nan: ok = std::isnan(got); break;
+        case Expected::Kind::nan:
+          ok = std::isnan(got);
+          break;
         case Expected::Kind::exact:  // the sign of an exact zero is part of the contract
-          ok = (got == e.value && std::signbit(got) == std::signbit(e.value)) || (std::isnan(got) && std::isnan(e.value));
+          ok = (got == e.value && std::signbit(got) == std::signbit(e.value)) ||
+               (std::isnan(got) && std::isnan(e.value));
           break;
         case Expected::Kind::approx: {
           const double bound = tol.bound(e);
@@ -62,10 +65,10 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
       if (!ok) {
         ++s.failed;
         if (result.first_mismatches.size() < Verdict::kMaxListed)
-          result.first_mismatches.push_back({std::string(tensor), r, col, got, e.value, abs_err, ulp_err,
-                                             std::string(name(classify(dtype, got))),
-                                             e.kind == Expected::Kind::nan ? std::string("NaN")
-                                                                           : std::string(name(classify(dtype, round_to(dtype, e.value))))});
+          result.first_mismatches.push_back(
+              {std::string(tensor), r, col, got, e.value, abs_err, ulp_err, std::string(name(classify(dtype, got))),
+               e.kind == Expected::Kind::nan ? std::string("NaN")
+                                             : std::string(name(classify(dtype, round_to(dtype, e.value))))});
         if (r != last_failed_row) {
           ++s.failed_rows;
           if (result.failed_rows.size() < Verdict::kMaxListed) result.failed_rows.push_back(r);
@@ -89,8 +92,10 @@ BaselineCheck check_against_baseline(const TensorView& out, const std::vector<do
       const double unit = tol.error_unit(e, out.dtype);
       const double got = out.at(r, c);
       const double base = baseline[static_cast<std::size_t>(r * out.cols() + c)];
-      check.kernel_max_ulps = std::max(check.kernel_max_ulps, std::isnan(got) ? INFINITY : std::fabs(got - e.value) / unit);
-      if (!std::isnan(base)) check.baseline_max_ulps = std::max(check.baseline_max_ulps, std::fabs(base - e.value) / unit);
+      check.kernel_max_ulps =
+          std::max(check.kernel_max_ulps, std::isnan(got) ? INFINITY : std::fabs(got - e.value) / unit);
+      if (!std::isnan(base))
+        check.baseline_max_ulps = std::max(check.baseline_max_ulps, std::fabs(base - e.value) / unit);
     }
   check.allowed_ulps = kBaselineFactor * check.baseline_max_ulps + kBaselineSlack;
   check.ok = check.kernel_max_ulps <= check.allowed_ulps;

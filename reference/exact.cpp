@@ -4,12 +4,11 @@
 #include <cmath>
 #include <limits>
 
-
 namespace kverify {
 namespace {
 
 namespace mp = boost::multiprecision;
-using Wide = mp::number<mp::mpfr_float_backend<200>, mp::et_off>;   // 665 bits: exact sums
+using Wide = mp::number<mp::mpfr_float_backend<200>, mp::et_off>;  // 665 bits: exact sums
 
 }  // namespace
 
@@ -27,7 +26,8 @@ double exact_dot(std::span<const double> a, std::span<const double> b) {
 
 bool certified_f64_sum(double sum, double magnitude, std::int64_t terms) {
   const double bound = static_cast<double>(terms > 1 ? terms - 1 : 0) * 0x1.0p-53 * magnitude;
-  const double f32_ulp = std::ldexp(1.0, std::max(std::ilogb(std::fabs(sum) > 0 ? std::fabs(sum) : 0x1.0p-149), -126) - 23);
+  const double f32_ulp =
+      std::ldexp(1.0, std::max(std::ilogb(std::fabs(sum) > 0 ? std::fabs(sum) : 0x1.0p-149), -126) - 23);
   return bound <= f32_ulp * 0x1.0p-8;
 }
 

@@ -34,11 +34,16 @@ ValueClass classify(DType d, double v) {
 
 std::string_view name(ValueClass c) {
   switch (c) {
-    case ValueClass::zero: return "zero";
-    case ValueClass::subnormal: return "subnormal";
-    case ValueClass::normal: return "normal";
-    case ValueClass::infinite: return "inf";
-    case ValueClass::nan: return "NaN";
+    case ValueClass::zero:
+      return "zero";
+    case ValueClass::subnormal:
+      return "subnormal";
+    case ValueClass::normal:
+      return "normal";
+    case ValueClass::infinite:
+      return "inf";
+    case ValueClass::nan:
+      return "NaN";
   }
   return "?";
 }

@@ -69,8 +69,8 @@ std::vector<std::int64_t> widths_for(std::int64_t widest, bool quick) {
 
 Case make_case(const Variant& v, DType dtype, std::int64_t width, const std::string& recipe, Backend backend,
                bool quick) {
-  std::string line = "op=" + std::string(v.op) + " variant=" + std::string(v.name) + " dtype=" + std::string(name(dtype)) +
-                     " shape=" + find_op(v.op)->report_shape(width, quick);
+  std::string line = "op=" + std::string(v.op) + " variant=" + std::string(v.name) +
+                     " dtype=" + std::string(name(dtype)) + " shape=" + find_op(v.op)->report_shape(width, quick);
   line += " values=" + recipe + " seed=" + std::to_string(kSeed) + " backend=" + std::string(name(backend));
   return parse_case(line);
 }
@@ -91,7 +91,9 @@ ReportStat stat_of(std::vector<double>& v) {
 }
 
 // How much of its bound an element used; an exact expectation has no bound: 0 when met, inf when not.
-double element_margin(const ElementError& e) { return e.margin >= 0 ? e.margin : (e.abs == 0 && e.ulp == 0 ? 0 : INFINITY); }
+double element_margin(const ElementError& e) {
+  return e.margin >= 0 ? e.margin : (e.abs == 0 && e.ulp == 0 ? 0 : INFINITY);
+}
 
 ReportCell run_cell(const Variant& v, DType dtype, std::int64_t width, const Options& o) {
   const auto start = std::chrono::steady_clock::now();
@@ -107,7 +109,8 @@ ReportCell run_cell(const Variant& v, DType dtype, std::int64_t width, const Opt
       for (auto n : c.shape) cell.shape += (cell.shape.empty() ? "" : "x") + std::to_string(n);
       cell.policy = verdict.tolerance;
     }
-    ReportCase rc{verdict.reproduce, recipe, verdict.outcome == Outcome::pass, verdict.outcome == Outcome::pass ? "" : verdict.reason};
+    ReportCase rc{verdict.reproduce, recipe, verdict.outcome == Outcome::pass,
+                  verdict.outcome == Outcome::pass ? "" : verdict.reason};
     for (const auto& g : verdict.guards) rc.reason += " [" + g.guard + "] " + g.detail + ";";
     if (!rc.pass) rc.reason += " replay: ./kverify run '" + verdict.reproduce + "'";
     rc.max_ulp = verdict.stats.max_ulp;
@@ -150,20 +153,23 @@ ReportCell run_cell(const Variant& v, DType dtype, std::int64_t width, const Opt
   return cell;
 }
 
-
 std::string slug(const std::string& s) {
   std::string out;
   for (char ch : s) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    else if (!out.empty() && out.back() != '-') out += '-';
+    if (std::isalnum(static_cast<unsigned char>(ch)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out.empty() ? "cuda" : out;
 }
 
 void describe_machine(Report& r, Backend backend) {
-  if (const char* c = std::getenv("KVERIFY_COMMIT"); c && *c) r.commit = c;
-  else r.commit = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "rev-parse", "HEAD"});
+  if (const char* c = std::getenv("KVERIFY_COMMIT"); c && *c)
+    r.commit = c;
+  else
+    r.commit = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "rev-parse", "HEAD"});
   if (r.commit.empty()) r.commit = "unknown";
   if (backend == Backend::emu) {
     std::ifstream cpuinfo("/proc/cpuinfo");
@@ -182,12 +188,12 @@ void describe_machine(Report& r, Backend backend) {
   r.device = s.name;
   std::string smi = output_of({"nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"});
   smi = smi.substr(0, smi.find('\n'));  // the first GPU's
-  r.driver = (smi.empty() ? std::string("unknown") : smi) + " (CUDA driver API " + std::to_string(s.driver_version / 1000) +
-             "." + std::to_string(s.driver_version % 1000 / 10) + ", runtime " + std::to_string(s.runtime_version / 1000) +
-             "." + std::to_string(s.runtime_version % 1000 / 10) + ")";
+  r.driver = (smi.empty() ? std::string("unknown") : smi) + " (CUDA driver API " +
+             std::to_string(s.driver_version / 1000) + "." + std::to_string(s.driver_version % 1000 / 10) +
+             ", runtime " + std::to_string(s.runtime_version / 1000) + "." +
+             std::to_string(s.runtime_version % 1000 / 10) + ")";
 #endif
 }
-
 
 int sweep(const Options& o) {
   if (std::string why; !backend_available(o.backend, &why)) {
@@ -205,9 +211,9 @@ int sweep(const Options& o) {
   report.date = date;
   std::string out_dir = o.out_dir;
   if (out_dir.empty())
-    out_dir = "reports/" + (o.backend == Backend::emu ? std::string("emu")
+    out_dir = "reports/" + (o.backend == Backend::emu                         ? std::string("emu")
                             : report.device.find("H200") != std::string::npos ? std::string("h200")
-                                                                               : slug(report.device));
+                                                                              : slug(report.device));
 
   // The outputs' folder first: a sweep of minutes must not end in "cannot write".
   {
@@ -227,7 +233,8 @@ int sweep(const Options& o) {
     if (!o.op.empty() && o.op != op->name) continue;
     for (const auto& v : all_variants()) {
       // Production variants; a mutant only when named (to see what a failing cell looks like).
-      if (v.op != op->name || (!o.variant.empty() && o.variant != v.name) || (v.mutant && o.variant != v.name)) continue;
+      if (v.op != op->name || (!o.variant.empty() && o.variant != v.name) || (v.mutant && o.variant != v.name))
+        continue;
       if (o.backend == Backend::emu ? !v.on_emu : !v.launch_cuda) continue;
       const std::int64_t cap = o.backend == Backend::emu ? op->report_widest_emu : op->report_widest_cuda;
       for (DType d : {DType::f32, DType::f16, DType::bf16}) {
@@ -240,8 +247,9 @@ int sweep(const Options& o) {
       }
     }
   }
-  if (plan.empty()) throw InputError("no production variant matches --op/--variant/--dtype on " + report.backend +
-                                     " (see ./kverify list)");
+  if (plan.empty())
+    throw InputError("no production variant matches --op/--variant/--dtype on " + report.backend +
+                     " (see ./kverify list)");
 
   const auto start = std::chrono::steady_clock::now();
   int failed = 0;
@@ -251,9 +259,9 @@ int sweep(const Options& o) {
     const auto& c = report.cells.back();
     failed += !c.pass;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "[%zu/%zu %5.0fs] %s/%s %s width %lld: margin %.3g, max ulp %.3g %s\n", i + 1, plan.size(), elapsed,
-                 c.op.c_str(), c.variant.c_str(), c.dtype.c_str(), static_cast<long long>(c.width), c.margin, c.ulp.max,
-                 c.pass ? "pass" : "FAIL");
+    std::fprintf(stderr, "[%zu/%zu %5.0fs] %s/%s %s width %lld: margin %.3g, max ulp %.3g %s\n", i + 1, plan.size(),
+                 elapsed, c.op.c_str(), c.variant.c_str(), c.dtype.c_str(), static_cast<long long>(c.width), c.margin,
+                 c.ulp.max, c.pass ? "pass" : "FAIL");
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -278,8 +286,9 @@ int sweep(const Options& o) {
   std::printf("%zu cells, %d failed, %.0f s on %s (%s)\n", report.cells.size(), failed, report.seconds,
               report.backend.c_str(), report.device.c_str());
   for (const auto& c : report.cells)
-    if (!c.pass) std::printf("FAIL  %s/%s %s width %lld: replay ./kverify run '%s'\n", c.op.c_str(), c.variant.c_str(),
-                             c.dtype.c_str(), static_cast<long long>(c.width), c.worst_case.c_str());
+    if (!c.pass)
+      std::printf("FAIL  %s/%s %s width %lld: replay ./kverify run '%s'\n", c.op.c_str(), c.variant.c_str(),
+                  c.dtype.c_str(), static_cast<long long>(c.width), c.worst_case.c_str());
   std::printf("written: %s/report.json, report.md, report.html, plots/ (%zu files)\n", out_dir.c_str(), count);
   return failed ? kFail : kPass;
 }
@@ -325,7 +334,8 @@ Loaded load_report(const std::string& path) {
     r.date = j.at("date").get<std::string>();
     for (const auto& c : j.at("cells")) {
       const std::string key = c.at("op").get<std::string>() + "/" + c.at("variant").get<std::string>() + " " +
-                              c.at("dtype").get<std::string>() + " width " + std::to_string(c.at("width").get<long long>());
+                              c.at("dtype").get<std::string>() + " width " +
+                              std::to_string(c.at("width").get<long long>());
       Loaded::Cell cell{number_or_inf(c.at("margin")), number_or_inf(c.at("ulp").at("max")), c.at("pass").get<bool>(),
                         c.at("worst").at("case").get<std::string>()};
       if (!r.cells.emplace(key, cell).second)
@@ -333,8 +343,8 @@ Loaded load_report(const std::string& path) {
       r.order.push_back(key);
     }
   } catch (const nlohmann::json::exception& e) {
-    throw InputError("--compare: " + where + " lacks a field of the report schema (docs/report-schema.md): " +
-                     e.what());
+    throw InputError("--compare: " + where +
+                     " lacks a field of the report schema (docs/report-schema.md): " + e.what());
   }
   return r;
 }
@@ -344,8 +354,9 @@ int compare(const std::string& path_a, const std::string& path_b) {
   std::size_t common = 0;
   for (const auto& key : a.order) common += b.cells.count(key);
   if (common == 0)
-    throw InputError("--compare: " + path_a + " and " + path_b +
-                     " have no cell in common (accepted: two reports of overlapping sweeps, same op/variant/dtype/width)");
+    throw InputError(
+        "--compare: " + path_a + " and " + path_b +
+        " have no cell in common (accepted: two reports of overlapping sweeps, same op/variant/dtype/width)");
   std::printf("A: %s  %s (%s), commit %s, %s\nB: %s  %s (%s), commit %s, %s\n", path_a.c_str(), a.backend.c_str(),
               a.device.c_str(), a.commit.c_str(), a.date.c_str(), path_b.c_str(), b.backend.c_str(), b.device.c_str(),
               b.commit.c_str(), b.date.c_str());
@@ -365,13 +376,17 @@ int compare(const std::string& path_a, const std::string& path_b) {
       continue;
     }
     const char* tag = "";
-    if (x.pass && !y.pass) tag = "CROSSED POLICY (passed in A, fails in B)", ++crossed;
-    else if (!x.pass && y.pass) tag = "now passes", ++recovered;
-    else if (dm > 0.01 || (std::fabs(dm) <= 0.01 && y.max_ulp > x.max_ulp)) tag = "less accurate", ++worse;
-    else tag = "more accurate", ++better;
+    if (x.pass && !y.pass)
+      tag = "CROSSED POLICY (passed in A, fails in B)", ++crossed;
+    else if (!x.pass && y.pass)
+      tag = "now passes", ++recovered;
+    else if (dm > 0.01 || (std::fabs(dm) <= 0.01 && y.max_ulp > x.max_ulp))
+      tag = "less accurate", ++worse;
+    else
+      tag = "more accurate", ++better;
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%-44s margin %7.3g -> %-7.3g max ulp %7.3g -> %-7.3g %s\n", key.c_str(), x.margin, y.margin,
-                  x.max_ulp, y.max_ulp, tag);
+    std::snprintf(buf, sizeof buf, "%-44s margin %7.3g -> %-7.3g max ulp %7.3g -> %-7.3g %s\n", key.c_str(), x.margin,
+                  y.margin, x.max_ulp, y.max_ulp, tag);
     lines += buf;
     if (x.pass && !y.pass) lines += "    replay: ./kverify run '" + y.worst_case + "'\n";
   }
@@ -380,8 +395,9 @@ int compare(const std::string& path_a, const std::string& path_b) {
     if (!b.cells.count(key)) std::printf("only in A: %s\n", key.c_str());
   for (const auto& key : b.order)
     if (!a.cells.count(key)) std::printf("only in B: %s\n", key.c_str());
-  std::printf("%zu cells in common: %d more accurate, %d less accurate, %d unchanged, %d crossed the policy, %d now pass\n",
-              common, better, worse, same, crossed, recovered);
+  std::printf(
+      "%zu cells in common: %d more accurate, %d less accurate, %d unchanged, %d crossed the policy, %d now pass\n",
+      common, better, worse, same, crossed, recovered);
   return crossed ? kFail : kPass;
 }
 

@@ -22,17 +22,28 @@ Json number6(double v) { return std::isfinite(v) ? Json(std::stod(fmt("%.6g", v)
 
 std::string text_number(double v) { return std::isfinite(v) ? fmt("%.3g", v) : "inf"; }
 
-Json json_stat(const ReportStat& s) { return {{"max", number6(s.max)}, {"p99", number6(s.p99)}, {"median", number6(s.median)}}; }
+Json json_stat(const ReportStat& s) {
+  return {{"max", number6(s.max)}, {"p99", number6(s.p99)}, {"median", number6(s.median)}};
+}
 
 std::string html_escape(const std::string& s) {
   std::string out;
   for (char ch : s) {
     switch (ch) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
     }
   }
   return out;
@@ -67,29 +78,45 @@ std::string header_lines(const Report& r, bool markdown) {
   const std::string b = markdown ? "- " : "";
   return b + "backend: " + r.backend + "\n" + b + "device: " + r.device + "\n" + b + "driver: " + r.driver + "\n" + b +
          "commit: " + r.commit + "\n" + b + "date: " + r.date + "\n" + b + "sweep: " + (r.quick ? "quick" : "full") +
-         " (`" + r.command + "`)\n" + b + "cells: " + std::to_string(r.cells.size()) + ", failed: " +
-         std::to_string(failed) + "\n";
+         " (`" + r.command + "`)\n" + b + "cells: " + std::to_string(r.cells.size()) +
+         ", failed: " + std::to_string(failed) + "\n";
 }
 
 }  // namespace
 
 std::string report_json(const Report& r) {
-  Json j = {{"schema", kReportSchema}, {"backend", r.backend}, {"device", r.device}, {"driver", r.driver},
-            {"commit", r.commit},      {"date", r.date},       {"command", r.command}, {"quick", r.quick},
-            {"seconds", number6(r.seconds)}};
+  Json j = {{"schema", kReportSchema}, {"backend", r.backend}, {"device", r.device},
+            {"driver", r.driver},      {"commit", r.commit},   {"date", r.date},
+            {"command", r.command},    {"quick", r.quick},     {"seconds", number6(r.seconds)}};
   Json& cells = j["cells"] = Json::array();
   for (const auto& c : r.cells) {
     Json cases = Json::array();
     for (const auto& cs : c.cases)
-      cases.push_back({{"recipe", cs.recipe}, {"pass", cs.pass}, {"max_ulp", number6(cs.max_ulp)},
-                       {"margin", number6(cs.margin)}, {"reason", cs.reason}});
-    cells.push_back({{"op", c.op}, {"variant", c.variant}, {"dtype", c.dtype}, {"width", c.width}, {"shape", c.shape},
-                     {"elements", c.elements}, {"abs", json_stat(c.abs)}, {"rel", json_stat(c.rel)},
-                     {"ulp", json_stat(c.ulp)}, {"margin", number6(c.margin)}, {"pass", c.pass}, {"policy", c.policy},
-                     {"baseline", {{"kernel_units", number6(c.baseline_kernel)}, {"eager_units", number6(c.baseline_eager)},
-                                   {"ratio", number6(c.baseline_ratio)}, {"share", number6(c.baseline_share)}}},
+      cases.push_back({{"recipe", cs.recipe},
+                       {"pass", cs.pass},
+                       {"max_ulp", number6(cs.max_ulp)},
+                       {"margin", number6(cs.margin)},
+                       {"reason", cs.reason}});
+    cells.push_back({{"op", c.op},
+                     {"variant", c.variant},
+                     {"dtype", c.dtype},
+                     {"width", c.width},
+                     {"shape", c.shape},
+                     {"elements", c.elements},
+                     {"abs", json_stat(c.abs)},
+                     {"rel", json_stat(c.rel)},
+                     {"ulp", json_stat(c.ulp)},
+                     {"margin", number6(c.margin)},
+                     {"pass", c.pass},
+                     {"policy", c.policy},
+                     {"baseline",
+                      {{"kernel_units", number6(c.baseline_kernel)},
+                       {"eager_units", number6(c.baseline_eager)},
+                       {"ratio", number6(c.baseline_ratio)},
+                       {"share", number6(c.baseline_share)}}},
                      {"worst", {{"case", c.worst_case}, {"row", c.worst_row}, {"col", c.worst_col}}},
-                     {"seconds", std::stod(fmt("%.3f", c.seconds))}, {"cases", std::move(cases)}});
+                     {"seconds", std::stod(fmt("%.3f", c.seconds))},
+                     {"cases", std::move(cases)}});
   }
   return json_text(j);
 }
@@ -103,7 +130,8 @@ std::string report_markdown(const Report& r) {
                    "with `./kverify run '<line>'`. Schema and field meanings: docs/report-schema.md.\n";
   std::vector<std::string> failures;
   for (const auto& op : ops_of(r)) {
-    md += "\n## " + op + "\n\n| variant | dtype | width | shape | max ulp | p99 ulp | median ulp | max abs | max rel | "
+    md += "\n## " + op +
+          "\n\n| variant | dtype | width | shape | max ulp | p99 ulp | median ulp | max abs | max rel | "
           "margin | baseline | result | worst Case |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& c : r.cells) {
       if (c.op != op) continue;
@@ -153,23 +181,24 @@ std::string report_svg(const Report& r, const std::string& op, const std::string
   const auto Y = [&](double m) { return top + ph * (1 - std::min(std::isfinite(m) ? m : ymax, ymax) / ymax); };
   static const char* kColors[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"};
 
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" data-op=\"" + op + "\" data-dtype=\"" + dtype +
-                  "\" width=\"" + fmt("%.0f", w) + "\" height=\"" + fmt("%.0f", h) + "\" viewBox=\"0 0 " + fmt("%.0f", w) +
-                  " " + fmt("%.0f", h) + "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" data-op=\"" + op + "\" data-dtype=\"" +
+                  dtype + "\" width=\"" + fmt("%.0f", w) + "\" height=\"" + fmt("%.0f", h) + "\" viewBox=\"0 0 " +
+                  fmt("%.0f", w) + " " + fmt("%.0f", h) + "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += "<text x=\"" + fmt("%.0f", left) + "\" y=\"18\" font-size=\"13\" font-weight=\"bold\">" + op + " " + dtype + " on " +
-       r.backend + ": worst |error| / bound against width</text>\n";
+  s += "<text x=\"" + fmt("%.0f", left) + "\" y=\"18\" font-size=\"13\" font-weight=\"bold\">" + op + " " + dtype +
+       " on " + r.backend + ": worst |error| / bound against width</text>\n";
   // Axes and grid.
   s += "<g class=\"axes\" stroke=\"#999\" stroke-width=\"1\">\n";
   s += "<line x1=\"" + fmt("%.1f", left) + "\" y1=\"" + fmt("%.1f", top + ph) + "\" x2=\"" + fmt("%.1f", left + pw) +
        "\" y2=\"" + fmt("%.1f", top + ph) + "\"/>\n<line x1=\"" + fmt("%.1f", left) + "\" y1=\"" + fmt("%.1f", top) +
-       "\" x2=\"" + fmt("%.1f", left) + "\" y2=\"" + fmt("%.1f", top + ph) + "\"/>\n</g>\n<g class=\"ticks\" fill=\"#333\">\n";
+       "\" x2=\"" + fmt("%.1f", left) + "\" y2=\"" + fmt("%.1f", top + ph) +
+       "\"/>\n</g>\n<g class=\"ticks\" fill=\"#333\">\n";
   const int step = xmax > 12 ? 3 : xmax > 6 ? 2 : 1;
   for (int k = 0; k <= static_cast<int>(xmax); k += step) {
     const double x = X(std::int64_t{1} << k);
     s += "<line x1=\"" + fmt("%.1f", x) + "\" y1=\"" + fmt("%.1f", top) + "\" x2=\"" + fmt("%.1f", x) + "\" y2=\"" +
-         fmt("%.1f", top + ph) + "\" stroke=\"#eee\"/><text x=\"" + fmt("%.1f", x) + "\" y=\"" + fmt("%.1f", top + ph + 14) +
-         "\" text-anchor=\"middle\">" + width_label(std::int64_t{1} << k) + "</text>\n";
+         fmt("%.1f", top + ph) + "\" stroke=\"#eee\"/><text x=\"" + fmt("%.1f", x) + "\" y=\"" +
+         fmt("%.1f", top + ph + 14) + "\" text-anchor=\"middle\">" + width_label(std::int64_t{1} << k) + "</text>\n";
   }
   for (double m = 0; m <= ymax + 1e-9; m += ymax > 1.5 ? 0.5 : 0.25)
     s += "<line x1=\"" + fmt("%.1f", left) + "\" y1=\"" + fmt("%.1f", Y(m)) + "\" x2=\"" + fmt("%.1f", left + pw) +
@@ -183,7 +212,8 @@ std::string report_svg(const Report& r, const std::string& op, const std::string
   s += "<line class=\"policy\" x1=\"" + fmt("%.1f", left) + "\" y1=\"" + fmt("%.1f", Y(1)) + "\" x2=\"" +
        fmt("%.1f", left + pw) + "\" y2=\"" + fmt("%.1f", Y(1)) +
        "\" stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"><title>the tolerance policy: |error| = "
-       "bound</title></line>\n<text x=\"" + fmt("%.1f", left + pw - 4) + "\" y=\"" + fmt("%.1f", Y(1) - 4) +
+       "bound</title></line>\n<text x=\"" +
+       fmt("%.1f", left + pw - 4) + "\" y=\"" + fmt("%.1f", Y(1) - 4) +
        "\" text-anchor=\"end\" fill=\"#d62728\">policy (bound)</text>\n";
   for (std::size_t v = 0; v < variants.size(); ++v) {
     const std::string color = kColors[v % std::size(kColors)];
@@ -192,33 +222,38 @@ std::string report_svg(const Report& r, const std::string& op, const std::string
       if (c->variant == variants[v]) points += fmt("%.1f,", X(c->width)) + fmt("%.1f ", Y(c->margin));
     // Variants often coincide: earlier series are drawn wider so that every one stays visible.
     const double stroke = 1.2 + 1.1 * static_cast<double>(variants.size() - 1 - v);
-    s += "<g class=\"series\" data-variant=\"" + variants[v] + "\">\n<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" +
-         color + "\" stroke-width=\"" + fmt("%.1f", stroke) + "\" stroke-opacity=\"0.85\"/>\n";
+    s += "<g class=\"series\" data-variant=\"" + variants[v] + "\">\n<polyline points=\"" + points +
+         "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"" + fmt("%.1f", stroke) +
+         "\" stroke-opacity=\"0.85\"/>\n";
     for (const auto* c : cells) {
       if (c->variant != variants[v]) continue;
-      const std::string tip = "<title>" + html_escape(c->variant + " width " + std::to_string(c->width) + ": margin " +
-                                                      text_number(c->margin) + ", max ulp " + text_number(c->ulp.max) +
-                                                      (c->pass ? ", pass" : ", FAIL") + "\n" + c->worst_case) + "</title>";
+      const std::string tip =
+          "<title>" +
+          html_escape(c->variant + " width " + std::to_string(c->width) + ": margin " + text_number(c->margin) +
+                      ", max ulp " + text_number(c->ulp.max) + (c->pass ? ", pass" : ", FAIL") + "\n" + c->worst_case) +
+          "</title>";
       const double x = X(c->width), y = Y(c->margin);
       if (c->pass) {
-        s += "<circle class=\"cell pass\" cx=\"" + fmt("%.1f", x) + "\" cy=\"" + fmt("%.1f", y) + "\" r=\"2.5\" fill=\"" +
-             color + "\">" + tip + "</circle>\n";
+        s += "<circle class=\"cell pass\" cx=\"" + fmt("%.1f", x) + "\" cy=\"" + fmt("%.1f", y) +
+             "\" r=\"2.5\" fill=\"" + color + "\">" + tip + "</circle>\n";
       } else {  // failed cells: a red ring and cross, whatever the variant's color
         s += "<g class=\"cell fail\"><circle cx=\"" + fmt("%.1f", x) + "\" cy=\"" + fmt("%.1f", y) +
              "\" r=\"6\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\">" + tip + "</circle><path d=\"M" +
-             fmt("%.1f", x - 4) + "," + fmt("%.1f", y - 4) + " l8,8 m0,-8 l-8,8\" stroke=\"#d62728\" stroke-width=\"2\"/></g>\n";
+             fmt("%.1f", x - 4) + "," + fmt("%.1f", y - 4) +
+             " l8,8 m0,-8 l-8,8\" stroke=\"#d62728\" stroke-width=\"2\"/></g>\n";
       }
     }
     s += "</g>\n";
     const double ly = top + 14 + 16 * static_cast<double>(v);
-    s += "<line x1=\"" + fmt("%.1f", left + pw + 12) + "\" y1=\"" + fmt("%.1f", ly) + "\" x2=\"" + fmt("%.1f", left + pw + 30) +
-         "\" y2=\"" + fmt("%.1f", ly) + "\" stroke=\"" + color + "\" stroke-width=\"2\"/><text x=\"" +
-         fmt("%.1f", left + pw + 34) + "\" y=\"" + fmt("%.1f", ly + 4) + "\">" + variants[v] + "</text>\n";
+    s += "<line x1=\"" + fmt("%.1f", left + pw + 12) + "\" y1=\"" + fmt("%.1f", ly) + "\" x2=\"" +
+         fmt("%.1f", left + pw + 30) + "\" y2=\"" + fmt("%.1f", ly) + "\" stroke=\"" + color +
+         "\" stroke-width=\"2\"/><text x=\"" + fmt("%.1f", left + pw + 34) + "\" y=\"" + fmt("%.1f", ly + 4) + "\">" +
+         variants[v] + "</text>\n";
   }
   const double ly = top + 14 + 16 * static_cast<double>(variants.size());
   s += "<circle cx=\"" + fmt("%.1f", left + pw + 21) + "\" cy=\"" + fmt("%.1f", ly) +
-       "\" r=\"5\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/><text x=\"" + fmt("%.1f", left + pw + 34) + "\" y=\"" +
-       fmt("%.1f", ly + 4) + "\">failed cell</text>\n</svg>\n";
+       "\" r=\"5\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/><text x=\"" + fmt("%.1f", left + pw + 34) +
+       "\" y=\"" + fmt("%.1f", ly + 4) + "\">failed cell</text>\n</svg>\n";
   return s;
 }
 
@@ -226,19 +261,23 @@ std::string report_html(const Report& r) {
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kverify tolerance report: " +
       html_escape(r.backend) +
-      "</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\ntable{border-collapse:collapse;font-size:"
+      "</"
+      "title>\n<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\ntable{border-collapse:collapse;font-size:"
       "12px}\ntd,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\ntd.l,th.l{text-align:left}\ntr.fail{"
       "background:#fdd}\ncode{font-size:11px}\n.plots{display:flex;flex-wrap:wrap;gap:8px}\n</style>\n</head>\n<body>\n"
-      "<h1>Tolerance report: " + html_escape(r.backend) + "</h1>\n<pre>" + html_escape(header_lines(r, false)) +
+      "<h1>Tolerance report: " +
+      html_escape(r.backend) + "</h1>\n<pre>" + html_escape(header_lines(r, false)) +
       "</pre>\n<p>Each point is one cell (op, variant, dtype, width): the worst |error| / bound over every element of "
       "every value recipe, against the exact reference. The dashed red line is the tolerance policy (1: an element "
       "used its whole bound); failed cells are circled in red. Hover a point for its worst Case line.</p>\n";
   for (const auto& op : ops_of(r)) {
     page += "<h2 id=\"" + op + "\">" + op + "</h2>\n<div class=\"plots\">\n";
     for (const auto& d : dtypes_of(r, op)) page += report_svg(r, op, d);
-    page += "</div>\n<details><summary>cells of " + op + "</summary>\n<table>\n<tr><th class=\"l\">variant</th><th "
-            "class=\"l\">dtype</th><th>width</th><th>max ulp</th><th>p99 ulp</th><th>median ulp</th><th>max abs</th><th>"
-            "max rel</th><th>margin</th><th>baseline</th><th class=\"l\">result</th><th class=\"l\">worst Case</th></tr>\n";
+    page +=
+        "</div>\n<details><summary>cells of " + op +
+        "</summary>\n<table>\n<tr><th class=\"l\">variant</th><th "
+        "class=\"l\">dtype</th><th>width</th><th>max ulp</th><th>p99 ulp</th><th>median ulp</th><th>max abs</th><th>"
+        "max rel</th><th>margin</th><th>baseline</th><th class=\"l\">result</th><th class=\"l\">worst Case</th></tr>\n";
     for (const auto& c : r.cells) {
       if (c.op != op) continue;
       page += std::string("<tr") + (c.pass ? "" : " class=\"fail\"") + "><td class=\"l\">" + c.variant +
@@ -246,7 +285,8 @@ std::string report_html(const Report& r) {
               text_number(c.ulp.max) + "</td><td>" + text_number(c.ulp.p99) + "</td><td>" + text_number(c.ulp.median) +
               "</td><td>" + text_number(c.abs.max) + "</td><td>" + text_number(c.rel.max) + "</td><td>" +
               text_number(c.margin) + "</td><td>" + text_number(c.baseline_ratio) + "</td><td class=\"l\">" +
-              (c.pass ? "pass" : "FAIL") + "</td><td class=\"l\"><code>" + html_escape(c.worst_case) + "</code></td></tr>\n";
+              (c.pass ? "pass" : "FAIL") + "</td><td class=\"l\"><code>" + html_escape(c.worst_case) +
+              "</code></td></tr>\n";
     }
     page += "</table>\n</details>\n";
   }

@@ -29,8 +29,8 @@ struct ReportCell {
   ReportStat abs, rel, ulp;
   double margin = 0;  // worst |error| / bound (1 is the limit; exact expectations: 0 if equal, inf if not)
   double baseline_kernel = 0, baseline_eager = 0;  // error units, of the Case with the largest share
-  double baseline_ratio = 0;  // kernel / eager (0/0 = 0, x/0 = inf)
-  double baseline_share = 0;  // kernel / (2 eager + 2): 1 is the rule's limit
+  double baseline_ratio = 0;                       // kernel / eager (0/0 = 0, x/0 = inf)
+  double baseline_share = 0;                       // kernel / (2 eager + 2): 1 is the rule's limit
   std::string policy;
   bool pass = false;
   std::string worst_case;  // Case line holding the worst element

@@ -22,9 +22,12 @@ int run_one(const ParsedOptions& o) {
   if (std::string why; v.outcome == Outcome::fail && device_context_lost(resolve_backend(c.backend), &why))
     std::printf("device fault: %s: the kernel faulted and the CUDA context is lost\n", why.c_str());
   switch (v.outcome) {
-    case Outcome::pass: return kPass;
-    case Outcome::fail: return kFail;
-    case Outcome::skipped: return kNotRun;
+    case Outcome::pass:
+      return kPass;
+    case Outcome::fail:
+      return kFail;
+    case Outcome::skipped:
+      return kNotRun;
   }
   return kFail;
 }
@@ -66,14 +69,17 @@ int help(const ParsedOptions& o) {
     throw InputError("unknown topic " + shown(o.operands[0]) + " (accepted: " + accepted + ")");
   const std::string& topic = o.operands[0];
   if (topic == "case") {
-    if (markdown) std::printf("%s", case_fields_help(true).c_str());  // the README's table
-    else std::printf("Case fields (key=value tokens, any order; omitted fields take their default):\n%s",
-                     case_fields_help(false).c_str());
+    if (markdown)
+      std::printf("%s", case_fields_help(true).c_str());  // the README's table
+    else
+      std::printf("Case fields (key=value tokens, any order; omitted fields take their default):\n%s",
+                  case_fields_help(false).c_str());
     return kPass;
   }
   if (topic == "values") {
-    std::printf("Value recipes (values=RECIPE[:P]; drawn per logical element from seed, then rounded once to\n"
-                "the storage dtype):\n");
+    std::printf(
+        "Value recipes (values=RECIPE[:P]; drawn per logical element from seed, then rounded once to\n"
+        "the storage dtype):\n");
     for (const auto& r : kRecipes) std::printf("  %s\n", std::string(r.meaning).c_str());
     return kPass;
   }
@@ -88,18 +94,31 @@ constexpr Option kHelpOptions[] = {
 }  // namespace
 
 const Command kRunCommand{
-    "run", {"'<case line>'", 1, -1}, "check one Case and print its Verdict",
+    "run",
+    {"'<case line>'", 1, -1},
+    "check one Case and print its Verdict",
     "The Case is one line of key=value tokens (quote it, or pass the tokens as separate arguments):\n"
     "  kverify run 'op=softmax dtype=f32 shape=3x1000 backend=emu'\n"
     "Prints PASS/FAIL, the error statistics against the reference, the tolerance in force, the first\n"
     "mismatches, every violated guard, and the reproduce line. The Case fields: `kverify help case`.\n",
-    {}, "0 pass, 1 the kernel failed, 2 bad input, 3 not run here (e.g. backend=cuda without a GPU)", &run_one};
+    {},
+    "0 pass, 1 the kernel failed, 2 bad input, 3 not run here (e.g. backend=cuda without a GPU)",
+    &run_one};
 
-const Command kListCommand{"list", {"", 0, 0}, "print the registry of kernel variants (mutants marked)",
-                           "One row per variant: op, name, dtypes, backends, limits, strategy.\n", {}, "0", &list};
+const Command kListCommand{"list",
+                           {"", 0, 0},
+                           "print the registry of kernel variants (mutants marked)",
+                           "One row per variant: op, name, dtypes, backends, limits, strategy.\n",
+                           {},
+                           "0",
+                           &list};
 
-const Command kHelpCommand{"help", {"[command | case | values]", 0, 1},
-                           "this overview, a command's help, the Case fields, the value recipes", "", kHelpOptions,
-                           "0, 2 an unknown topic", &help};
+const Command kHelpCommand{"help",
+                           {"[command | case | values]", 0, 1},
+                           "this overview, a command's help, the Case fields, the value recipes",
+                           "",
+                           kHelpOptions,
+                           "0, 2 an unknown topic",
+                           &help};
 
 }  // namespace kverify::cli

@@ -24,8 +24,8 @@ std::string variant_check(std::string_view v) {
 
 constexpr Option kOptions[] = {
     {"--op", "NAME", ValueKind::op, "only this op", "every op"},
-    {"--variant", "V", ValueKind::text, "auto, all (every production variant that takes the shape), or a name", "auto", "",
-     0, 0, &variant_check},
+    {"--variant", "V", ValueKind::text, "auto, all (every production variant that takes the shape), or a name", "auto",
+     "", 0, 0, &variant_check},
     {"--dtype", "f32|f16|bf16", ValueKind::dtype, "only this dtype"},
     {"--shape", "RxC|MxNxK", ValueKind::text, "only this shape (needs --op or a variant of one op)", "", "", 0, 0,
      &shape_check},
@@ -38,7 +38,8 @@ constexpr Option kOptions[] = {
      "reference runs on sampled rows (always the first, middle, last, 2^31/2^32-byte rows)",
      "16777216", "", 1, INT64_MAX},
     {"--quick", "", ValueKind::flag, "small shapes (a fast check of the whole path)"},
-    {"--json", "F", ValueKind::text, "the JSON output", "on a GPU: reports/h200/bench.json on an H200, else reports/cuda/"},
+    {"--json", "F", ValueKind::text, "the JSON output",
+     "on a GPU: reports/h200/bench.json on an H200, else reports/cuda/"},
     {"--md", "F", ValueKind::text, "the Markdown output", "beside the JSON"},
 };
 
@@ -53,7 +54,8 @@ int bench(const ParsedOptions& p) {
   o.plan.gate_extra = static_cast<int>(p.whole("--gate-extra", o.plan.gate_extra));
   o.seed_given = p.has("--seed");
   o.plan.seed = p.seed("--seed", o.plan.seed);
-  o.reference_budget = static_cast<std::uint64_t>(p.whole("--reference-budget", static_cast<long long>(o.reference_budget)));
+  o.reference_budget =
+      static_cast<std::uint64_t>(p.whole("--reference-budget", static_cast<long long>(o.reference_budget)));
   o.plan.quick = p.has("--quick");
   o.json_path = p.text("--json", "");
   o.md_path = p.text("--md", "");
@@ -63,7 +65,9 @@ int bench(const ParsedOptions& p) {
 }  // namespace
 
 const Command kBenchCommand{
-    "bench", {"", 0, 0}, "time kernels on the GPU, each only after its correctness gate passed",
+    "bench",
+    {"", 0, 0},
+    "time kernels on the GPU, each only after its correctness gate passed",
     "1. The gate: every Case to be timed (and --gate-extra random-value Cases of its shape) is checked\n"
     "   first: reference agreement under the policy (sampled by rows on big Cases: it says so), canaries,\n"
     "   NaN/random poison, input immutability, two runs bitwise. A failing Case gets no time, only its\n"
@@ -73,6 +77,8 @@ const Command kBenchCommand{
     "   run is the ceiling; each op's baseline runs in the same run (OpSpec::bench_baseline_name).\n"
     "Default Cases: each op's bench shapes, variant=auto. Without a GPU the gate runs on emu with the\n"
     "--quick shapes and the bench says it cannot time.\n",
-    kOptions, "0 all timed, 1 a gate failed (those Cases untimed), 2 bad input, 3 not timed here (no GPU)", &bench};
+    kOptions,
+    "0 all timed, 1 a gate failed (those Cases untimed), 2 bad input, 3 not timed here (no GPU)",
+    &bench};
 
 }  // namespace kverify::cli

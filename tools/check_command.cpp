@@ -20,10 +20,13 @@ std::optional<Budget> parse_budget(std::string_view v) {
   const auto digits = in_seconds ? v.substr(0, v.size() - 1) : v;
   long n = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || n < 1 || n > 1000000) return std::nullopt;
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || n < 1 || n > 1000000)
+    return std::nullopt;
   Budget b;
-  if (in_seconds) b.seconds = static_cast<double>(n);
-  else b.cases = static_cast<int>(n);
+  if (in_seconds)
+    b.seconds = static_cast<double>(n);
+  else
+    b.cases = static_cast<int>(n);
   return b;
 }
 
@@ -36,12 +39,14 @@ std::string property_check(std::string_view v) {
 }
 
 constexpr Option kOptions[] = {
-    {"--backend", "emu|cuda|all", ValueKind::choice, "where to run (a backend that cannot run here is NOT RUN, with the reason)",
-     "emu, and cuda when a GPU is present", "emu|cuda|all"},
+    {"--backend", "emu|cuda|all", ValueKind::choice,
+     "where to run (a backend that cannot run here is NOT RUN, with the reason)", "emu, and cuda when a GPU is present",
+     "emu|cuda|all"},
     {"--op", "NAME", ValueKind::op, "only this op"},
     {"--variant", "NAME", ValueKind::variant, "only this variant (a mutant by name too)"},
     {"--dtype", "f32|f16|bf16", ValueKind::dtype, "only this storage dtype"},
-    {"--property", "NAME", ValueKind::text, "only this property of the catalogue (--list)", "", "", 0, 0, &property_check},
+    {"--property", "NAME", ValueKind::text, "only this property of the catalogue (--list)", "", "", 0, 0,
+     &property_check},
     {"--seed", "N", ValueKind::seed, "RapidCheck's seed", "2026"},
     {"--budget", "N|Ns", ValueKind::text, "N cases per property, or Ns seconds for all properties", "30",
      "N (1..1000000) or Ns", 0, 0, &budget_check},
@@ -69,9 +74,12 @@ int check(const ParsedOptions& p) {
   }
   CheckOptions o;
   if (const auto b = p.get("--backend")) {
-    if (*b == "emu") o.backends = {Backend::emu};
-    else if (*b == "cuda") o.backends = {Backend::cuda};
-    else o.backends = {Backend::emu, Backend::cuda};
+    if (*b == "emu")
+      o.backends = {Backend::emu};
+    else if (*b == "cuda")
+      o.backends = {Backend::cuda};
+    else
+      o.backends = {Backend::emu, Backend::cuda};
     o.backends_requested = true;
   }
   o.op = p.get("--op");
@@ -97,7 +105,9 @@ int check(const ParsedOptions& p) {
 }  // namespace
 
 const Command kCheckCommand{
-    "check", {"", 0, 0}, "the main job: boundary Cases and the property catalogue, with summary tables",
+    "check",
+    {"", 0, 0},
+    "the main job: boundary Cases and the property catalogue, with summary tables",
     "On each backend:\n"
     "  1. the boundary Cases: a fixed list per op (tail widths, layouts, recipes incl. out-of-domain\n"
     "     rows, schedule seeds) on every production variant; table per op/variant/dtype: worst ulp,\n"
@@ -105,6 +115,8 @@ const Command kCheckCommand{
     "  2. the property catalogue (--list) through RapidCheck; table per property x variant.\n"
     "A failure prints the shrunk Case (replay it with ./kverify run '<line>') and the command that\n"
     "re-runs the property with the same seed and budget.\n",
-    kOptions, "0 all passed, 1 something failed, 2 bad input, 3 a requested backend could not run", &check};
+    kOptions,
+    "0 all passed, 1 something failed, 2 bad input, 3 a requested backend could not run",
+    &check};
 
 }  // namespace kverify::cli

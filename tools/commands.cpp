@@ -4,9 +4,9 @@
 namespace kverify::cli {
 
 std::span<const Command* const> all_commands() {
-  static constexpr const Command* kCommands[] = {
-      &kRunCommand,  &kCheckCommand, &kListCommand,    &kFuzzCommand,  &kReplayCommand, &kReportCommand,
-      &kHugeCommand, &kAgreeCommand, &kMutantsCommand, &kBenchCommand, &kHelpCommand};
+  static constexpr const Command* kCommands[] = {&kRunCommand,     &kCheckCommand,  &kListCommand, &kFuzzCommand,
+                                                 &kReplayCommand,  &kReportCommand, &kHugeCommand, &kAgreeCommand,
+                                                 &kMutantsCommand, &kBenchCommand,  &kHelpCommand};
   return kCommands;
 }
 
@@ -71,7 +71,8 @@ std::string overview() {
 std::string commands_markdown() {
   std::string out = "```\n";
   for (const Command* c : all_commands())
-    out += "./kverify " + wrapped(command_usage(*c), 100, 11 + c->name.size()) + "\n    " + std::string(c->summary) + "\n";
+    out +=
+        "./kverify " + wrapped(command_usage(*c), 100, 11 + c->name.size()) + "\n    " + std::string(c->summary) + "\n";
   return out + "./kverify test [ctest args]\n    the test suite (ctest)\n```\n";
 }
 

@@ -22,9 +22,10 @@ constexpr Option kHugeOptions[] = {
     {"--variant", "NAME", ValueKind::variant,
      "only this variant (e.g. the 32-bit index mutant mutant_gpuv_int32_index, which must FAIL; a variant\n"
      "that faults the GPU ends the run: give it its own)"},
-    {"--case", "LINE", ValueKind::text, "this Case instead of the built-in list (repeatable), e.g. a smaller one on emu", "",
-     "", 0, 0, &case_check, true},
-    {"--plan", "", ValueKind::flag, "print each Case's elements, memory need, what is free, the sampled rows; run nothing"},
+    {"--case", "LINE", ValueKind::text,
+     "this Case instead of the built-in list (repeatable), e.g. a smaller one on emu", "", "", 0, 0, &case_check, true},
+    {"--plan", "", ValueKind::flag,
+     "print each Case's elements, memory need, what is free, the sampled rows; run nothing"},
 };
 
 int huge(const ParsedOptions& p) {
@@ -58,7 +59,9 @@ int agree(const ParsedOptions& p) {
 }  // namespace
 
 const Command kHugeCommand{
-    "huge", {"", 0, 0}, "Cases past 2^31 elements and 4 GiB offsets, every op (32-bit index bugs)",
+    "huge",
+    {"", 0, 0},
+    "Cases past 2^31 elements and 4 GiB offsets, every op (32-bit index bugs)",
     "Runs the huge Cases (more than 2^31 elements, byte offsets past 4 GiB) on every production variant of\n"
     "each op that takes them. Each Case is checked completely for its guards (canaries and gaps of every\n"
     "buffer, every output element written: NaN poison, input bytes unchanged) and against the reference\n"
@@ -73,7 +76,9 @@ const Command kHugeCommand{
     &huge};
 
 const Command kAgreeCommand{
-    "agree", {"", 0, 0}, "the same Cases on emu and cuda: both within policy, their largest differences",
+    "agree",
+    {"", 0, 0},
+    "the same Cases on emu and cuda: both within policy, their largest differences",
     "Runs the boundary Cases of `kverify check` and N random Cases per op and dtype on every production\n"
     "variant that runs on both backends. Each Case must pass on both (a full Verdict each); then the two\n"
     "outputs are compared element by element. Per op and dtype the report gives the largest difference\n"

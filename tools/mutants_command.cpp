@@ -26,13 +26,17 @@ int mutants(const ParsedOptions& p) {
 }  // namespace
 
 const Command kMutantsCommand{
-    "mutants", {"", 0, 0}, "the mutation self-test: every mutant against the catalogue",
+    "mutants",
+    {"", 0, 0},
+    "the mutation self-test: every mutant against the catalogue",
     "Runs the property catalogue against every mutant of kernels/<op>/mutants/ (deliberately wrong\n"
     "variants, one bug class each; registered with kverify_add_variant(... MUTANT \"<bug class>\")) until a\n"
     "property fails, a KernelBench-style check (5 random normal trials at one power-of-two shape,\n"
     "allclose 1e-4 for f32, 1e-2 for bf16; n/a for a dtype the mutant does not take) beside it, and,\n"
     "separately, a short fuzz: fuzz_run on the mutant's op target pinned to the mutant. The mutant_gpuv_*\n"
     "ones are left to the GPU-side tools that kill them (check --sanitize, huge, fault isolation).\n",
-    kOptions, "0 every mutant killed by the catalogue, 1 a mutant survived, 2 bad input, 3 not run here", &mutants};
+    kOptions,
+    "0 every mutant killed by the catalogue, 1 a mutant survived, 2 bad input, 3 not run here",
+    &mutants};
 
 }  // namespace kverify::cli

@@ -39,14 +39,22 @@ std::string comma_list(std::string_view accepted) {
 std::string accepted_of(const Option& o) {
   if (!o.accepted.empty() && o.kind != ValueKind::choice) return std::string(o.accepted);
   switch (o.kind) {
-    case ValueKind::flag: return "no value";
-    case ValueKind::text: return "any text";
-    case ValueKind::whole: return "a whole number in " + std::to_string(o.min) + ".." + std::to_string(o.max);
-    case ValueKind::seed: return "an unsigned 64-bit whole number";
-    case ValueKind::choice: return comma_list(o.accepted);
-    case ValueKind::op: return op_names();
-    case ValueKind::variant: return "a variant of `kverify list`";
-    case ValueKind::dtype: return "f32, f16, bf16";
+    case ValueKind::flag:
+      return "no value";
+    case ValueKind::text:
+      return "any text";
+    case ValueKind::whole:
+      return "a whole number in " + std::to_string(o.min) + ".." + std::to_string(o.max);
+    case ValueKind::seed:
+      return "an unsigned 64-bit whole number";
+    case ValueKind::choice:
+      return comma_list(o.accepted);
+    case ValueKind::op:
+      return op_names();
+    case ValueKind::variant:
+      return "a variant of `kverify list`";
+    case ValueKind::dtype:
+      return "f32, f16, bf16";
   }
   return "";
 }
@@ -55,7 +63,8 @@ std::string accepted_of(const Option& o) {
 std::string kind_problem(const Option& o, std::string_view value) {
   switch (o.kind) {
     case ValueKind::flag:
-    case ValueKind::text: return "";
+    case ValueKind::text:
+      return "";
     case ValueKind::whole: {
       long long v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
@@ -68,7 +77,8 @@ std::string kind_problem(const Option& o, std::string_view value) {
     case ValueKind::seed: {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (end != value.data() + value.size() || ec == std::errc::invalid_argument) return "not an unsigned whole number";
+      if (end != value.data() + value.size() || ec == std::errc::invalid_argument)
+        return "not an unsigned whole number";
       if (ec == std::errc::result_out_of_range) return "too large";
       return "";
     }
@@ -76,7 +86,8 @@ std::string kind_problem(const Option& o, std::string_view value) {
       for (auto c : split_choices(o.accepted))
         if (c == value) return "";
       return "not one of them";
-    case ValueKind::op: return find_op(value) ? "" : "not an op";
+    case ValueKind::op:
+      return find_op(value) ? "" : "not an op";
     case ValueKind::variant:
       for (const auto& v : all_variants())
         if (v.name == value) return "";
@@ -101,11 +112,15 @@ std::string shown(std::string_view token) {
   constexpr std::size_t kMax = 60;
   std::string out = "'";
   for (char ch : token.substr(0, kMax)) {
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) out += '?';
-    else out += ch;
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+      out += '?';
+    else
+      out += ch;
   }
-  if (token.size() > kMax) out += "...' (" + std::to_string(token.size()) + " characters)";
-  else out += "'";
+  if (token.size() > kMax)
+    out += "...' (" + std::to_string(token.size()) + " characters)";
+  else
+    out += "'";
   return out;
 }
 
@@ -154,8 +169,8 @@ ParsedOptions parse(std::string_view command, std::span<const Option> options, c
     if (arg.size() > 1 && arg[0] == '-') {
       const Option* o = find(options, arg);
       if (!o)
-        throw InputError("unknown option " + shown(arg) + " (accepted: " + names_of(options) +
-                         "; ./kverify " + std::string(command) + " --help)");
+        throw InputError("unknown option " + shown(arg) + " (accepted: " + names_of(options) + "; ./kverify " +
+                         std::string(command) + " --help)");
       if (out.has(o->name) && !o->repeatable)
         throw InputError("option " + std::string(o->name) + " is given twice (accepted: once)");
       auto& slot = out.values[std::string(o->name)];
@@ -170,7 +185,8 @@ ParsedOptions parse(std::string_view command, std::span<const Option> options, c
         if (!accepted.empty()) problem = "not accepted";
       }
       if (!problem.empty())
-        throw InputError("option " + std::string(o->name) + " " + shown(value) + ": " + problem + " (accepted: " + accepted + ")");
+        throw InputError("option " + std::string(o->name) + " " + shown(value) + ": " + problem +
+                         " (accepted: " + accepted + ")");
       slot.emplace_back(value);
       continue;
     }
@@ -205,8 +221,10 @@ std::string options_help(std::span<const Option> options) {
   for (const auto& o : options) {
     if (o.internal) continue;
     std::string head = "  " + std::string(o.name) + (o.kind == ValueKind::flag ? "" : " " + std::string(o.value_name));
-    if (head.size() + 1 > kColumn) head += "\n" + std::string(kColumn - 1, ' ');
-    else head.resize(kColumn - 1, ' ');
+    if (head.size() + 1 > kColumn)
+      head += "\n" + std::string(kColumn - 1, ' ');
+    else
+      head.resize(kColumn - 1, ' ');
     // The help and its default as words, wrapped under the help column.
     std::string text(o.help);
     if (!o.default_text.empty()) text += " [default: " + std::string(o.default_text) + "]";

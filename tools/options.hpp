@@ -42,8 +42,8 @@ struct Option {
 
 // What a command takes besides its options.
 struct Operands {
-  std::string_view usage;  // e.g. "'<case line>'" or "<file|dir>..."; "" for none
-  int min = 0, max = 0;    // how many (max -1: any)
+  std::string_view usage;    // e.g. "'<case line>'" or "<file|dir>..."; "" for none
+  int min = 0, max = 0;      // how many (max -1: any)
   bool passthrough = false;  // everything after "--" is handed on unparsed (libFuzzer flags)
 };
 

@@ -21,7 +21,8 @@ constexpr Option kOptions[] = {
 int report(const ParsedOptions& p) {
   if (p.has("--compare")) {
     if (p.operands.size() != 2 || p.values.size() != 1)
-      throw InputError("--compare takes exactly two report files and no other option (accepted: --compare A.json B.json)");
+      throw InputError(
+          "--compare takes exactly two report files and no other option (accepted: --compare A.json B.json)");
     return compare_reports(p.operands[0], p.operands[1]);
   }
   if (!p.operands.empty())
@@ -43,7 +44,9 @@ int report(const ParsedOptions& p) {
 }  // namespace
 
 const Command kReportCommand{
-    "report", {"[A.json B.json]", 0, 2}, "tolerance reports per op, variant, dtype and width (JSON, Markdown, HTML)",
+    "report",
+    {"[A.json B.json]", 0, 2},
+    "tolerance reports per op, variant, dtype and width (JSON, Markdown, HTML)",
     "Sweeps every production variant x dtype x width (tail classes 1, 2, 3, 2^k-1, 2^k, 2^k+1 up to the\n"
     "variant's widest: its column limit, else the op's report width) with a few rows and several value\n"
     "recipes per cell, each a Case through the pipeline (guards, exact reference, tolerance policy,\n"

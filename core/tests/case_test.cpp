@@ -104,7 +104,8 @@ std::vector<Case> many_cases() {
         for (const auto& recipe : kverify::kRecipes) {
           // Parameters a user might write, including ones whose shortest text needs an exponent.
           std::vector<kverify::ValueRecipe> recipes{{std::string(recipe.name), recipe.default_param, false}};
-          for (double p : recipe.name == "int" ? std::vector<double>{0, 7, 1e15} : std::vector<double>{0.1, 2.5, 1e-300, 1e30})
+          for (double p :
+               recipe.name == "int" ? std::vector<double>{0, 7, 1e15} : std::vector<double>{0.1, 2.5, 1e-300, 1e30})
             recipes.push_back({std::string(recipe.name), p, true});
           for (const auto& values : recipes) {
             for (int placement = 0; placement < 4; ++placement) {
@@ -148,10 +149,14 @@ TEST(ParseCase, PrintingAndParsingRoundTripForManyCases) {
     EXPECT_EQ(back.to_text(), text);
     EXPECT_EQ(text.find('\n'), std::string::npos);
     // Every non-default field is in the text, spelled as its value prints.
-    if (c.seed != 0) EXPECT_TRUE(Contains(text, " seed=" + std::to_string(c.seed)));
-    else EXPECT_FALSE(Contains(text, "seed="));
-    if (c.schedule != 0) EXPECT_TRUE(Contains(text, " schedule=" + std::to_string(c.schedule)));
-    else EXPECT_FALSE(Contains(text, "schedule="));
+    if (c.seed != 0)
+      EXPECT_TRUE(Contains(text, " seed=" + std::to_string(c.seed)));
+    else
+      EXPECT_FALSE(Contains(text, "seed="));
+    if (c.schedule != 0)
+      EXPECT_TRUE(Contains(text, " schedule=" + std::to_string(c.schedule)));
+    else
+      EXPECT_FALSE(Contains(text, "schedule="));
     EXPECT_EQ(has(text, "values="), !(c.values == kverify::ValueRecipe{}));
     EXPECT_EQ(has(text, "backend="), c.backend != Backend::automatic);
     EXPECT_EQ(has(text, ".strides="), c.placement[0].strides.has_value());
@@ -191,7 +196,8 @@ TEST(ParseCase, StridesEqualToTheContiguousDefaultAreNormalisedAway) {
   // row_sum's output is R x 1: its contiguous strides are 1,1.
   EXPECT_FALSE(parse_case("op=row_sum shape=4x5 y.strides=1,1").placement[1].strides.has_value());
   // Other strides stay, also when only the row stride or only the column stride differs.
-  EXPECT_EQ(parse_case("op=softmax shape=4x5 x.strides=6,1").placement[0].strides, (std::pair<std::int64_t, std::int64_t>{6, 1}));
+  EXPECT_EQ(parse_case("op=softmax shape=4x5 x.strides=6,1").placement[0].strides,
+            (std::pair<std::int64_t, std::int64_t>{6, 1}));
   EXPECT_EQ(parse_case("op=softmax shape=4x5 x.strides=5,2 y.strides=1,4").placement[0].strides,
             (std::pair<std::int64_t, std::int64_t>{5, 2}));
 }
@@ -227,7 +233,7 @@ struct BadLine {
 
 TEST(ParseCaseErrors, NameTheTokenAndWhatIsAccepted) {
   const std::string huge = "4611686018427387904";  // 2^62
-  std::string recipes;  // the accepted recipe names, as the table lists them
+  std::string recipes;                             // the accepted recipe names, as the table lists them
   for (const auto& r : kverify::kRecipes) recipes += (recipes.empty() ? "" : ", ") + std::string(r.name);
   const std::vector<BadLine> bad = {
       {"op=nosuch shape=4x5", {"'op=nosuch'", "softmax, gelu_tanh, row_sum, matmul_relu"}},
@@ -295,8 +301,8 @@ TEST(ParseCaseErrors, MisplacedTensorNamesListTheOpsTensors) {
   // Each op rejects tensor names it does not have and lists the ones it does.
   for (const kverify::OpSpec* op_ptr : kverify::all_ops()) {
     const kverify::OpSpec& op = *op_ptr;
-    const std::string line = std::string("op=") + std::string(op.name) + " shape=" +
-                             (op.shape_rank == 3 ? "4x4x4" : "4x4") + " q.offset=1";
+    const std::string line =
+        std::string("op=") + std::string(op.name) + " shape=" + (op.shape_rank == 3 ? "4x4x4" : "4x4") + " q.offset=1";
     const std::string msg = parse_error(line);
     std::string names;
     for (const auto& t : op.tensors()) names += (names.empty() ? "" : ", ") + std::string(t.name);
@@ -328,7 +334,8 @@ TEST(RecipeValue, IsAFunctionOfSeedTensorRowAndColumn) {
     const kverify::ValueRecipe v{std::string(r.name), r.default_param, false};
     for (std::int64_t i = 0; i < 50; ++i) {
       const double a = kverify::recipe_value(v, 1234, 1, i, 3 * i);
-      EXPECT_EQ(std::bit_cast<std::uint64_t>(a), std::bit_cast<std::uint64_t>(kverify::recipe_value(v, 1234, 1, i, 3 * i)))
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(a),
+                std::bit_cast<std::uint64_t>(kverify::recipe_value(v, 1234, 1, i, 3 * i)))
           << r.name;
     }
   }

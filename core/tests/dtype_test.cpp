@@ -101,7 +101,8 @@ TEST(F16, EveryPatternWidensLikeCuda) {
       t.expect(std::isnan(got) && kverify::f32_to_f16_bits(got) == cuda_f32_to_f16(want),
                [&] { return "f16 NaN " + hex(h) + " widened to " + show(got); });
     } else {
-      t.expect(bits_of(got) == bits_of(want), [&] { return "f16 " + hex(h) + ": " + show(got) + " want " + show(want); });
+      t.expect(bits_of(got) == bits_of(want),
+               [&] { return "f16 " + hex(h) + ": " + show(got) + " want " + show(want); });
     }
   }
   EXPECT_EQ(t.failed, 0);
@@ -120,7 +121,8 @@ TEST(F16, EveryFiniteValueNarrowsToItself) {
       const auto code = static_cast<std::uint16_t>(h | sign);
       const float f = cuda_f16_to_f32(code);
       const auto got = kverify::f32_to_f16_bits(f);
-      t.expect(got == code && got == cuda_f32_to_f16(f), [&] { return show(f) + " -> " + hex(got) + " want " + hex(code); });
+      t.expect(got == code && got == cuda_f32_to_f16(f),
+               [&] { return show(f) + " -> " + hex(got) + " want " + hex(code); });
     }
   }
   EXPECT_EQ(t.failed, 0);
@@ -162,9 +164,9 @@ TEST(F16, OverflowZeroSubnormalAndSpecialBoundaries) {
   const float fmax = std::numeric_limits<float>::max();
   // (input, expected f16 bits by the rounding rule)
   const std::pair<float, std::uint16_t> cases[] = {
-      {65504.0f, 0x7bff},                       // largest finite f16
+      {65504.0f, 0x7bff},                        // largest finite f16
       {std::nextafter(65520.0f, 0.0f), 0x7bff},  // just below the overflow midpoint
-      {65520.0f, 0x7c00},                       // midpoint 65504..65536: ties to even = inf
+      {65520.0f, 0x7c00},                        // midpoint 65504..65536: ties to even = inf
       {std::nextafter(65520.0f, kInfF), 0x7c00},
       {65536.0f, 0x7c00},
       {1e30f, 0x7c00},
@@ -179,7 +181,7 @@ TEST(F16, OverflowZeroSubnormalAndSpecialBoundaries) {
       {p26, 0x0000},
       {std::nextafter(p26, 0.0f), 0x0000},
       {std::nextafter(p26, kInfF), 0x0000},
-      {3 * p25, 0x0002},  // tie between 1 and 2 subnormal units: even is 2
+      {3 * p25, 0x0002},                // tie between 1 and 2 subnormal units: even is 2
       {std::ldexp(1.0f, -14), 0x0400},  // smallest normal f16
       {std::numeric_limits<float>::denorm_min(), 0x0000},
       {std::numeric_limits<float>::min(), 0x0000},
@@ -196,8 +198,8 @@ TEST(F16, OverflowZeroSubnormalAndSpecialBoundaries) {
 
 TEST(F16, NaNsBecomeTheCanonicalNaN) {
   // quiet, signalling, negative, all-ones and odd payloads
-  for (std::uint32_t u : {0x7fc00000u, 0x7f800001u, 0x7fbfffffu, 0x7fc01234u, 0xffc00000u, 0xff800001u, 0xffffffffu,
-                          0x7f802000u}) {
+  for (std::uint32_t u :
+       {0x7fc00000u, 0x7f800001u, 0x7fbfffffu, 0x7fc01234u, 0xffc00000u, 0xff800001u, 0xffffffffu, 0x7f802000u}) {
     const float v = float_of(u);
     EXPECT_EQ(kverify::f32_to_f16_bits(v), 0x7fff) << hex(u);
     EXPECT_EQ(kverify::f32_to_f16_bits(v), cuda_f32_to_f16(v)) << hex(u);
@@ -228,7 +230,8 @@ TEST(BF16, EveryPatternWidensLikeCuda) {
   for (std::uint32_t b = 0; b <= 0xffff; ++b) {
     const float want = cuda_bf16_to_f32(static_cast<std::uint16_t>(b));
     const float got = kverify::bf16_bits_to_f32(static_cast<std::uint16_t>(b));
-    t.expect(bits_of(got) == bits_of(want), [&] { return "bf16 " + hex(b) + ": " + show(got) + " want " + show(want); });
+    t.expect(bits_of(got) == bits_of(want),
+             [&] { return "bf16 " + hex(b) + ": " + show(got) + " want " + show(want); });
   }
   EXPECT_EQ(t.failed, 0);
   EXPECT_EQ(t.checked, 65536);
@@ -248,9 +251,12 @@ TEST(BF16, EveryRoundingBoundaryMatchesCudaAndTheRule) {
       const auto got = kverify::f32_to_bf16_bits(v);
       const auto cuda = cuda_f32_to_bf16(v);
       std::uint16_t want;
-      if (std::isnan(v)) want = 0x7fff;
-      else if (side == -2) want = static_cast<std::uint16_t>(u);  // exactly representable (incl. +-inf)
-      else want = rne(static_cast<std::uint16_t>(u), static_cast<std::uint16_t>(u + 1), side);  // magnitude grows
+      if (std::isnan(v))
+        want = 0x7fff;
+      else if (side == -2)
+        want = static_cast<std::uint16_t>(u);  // exactly representable (incl. +-inf)
+      else
+        want = rne(static_cast<std::uint16_t>(u), static_cast<std::uint16_t>(u + 1), side);  // magnitude grows
       t.expect(got == want && got == cuda,
                [&] { return show(v) + " -> " + hex(got) + ", rule says " + hex(want) + ", CUDA " + hex(cuda); });
     }
@@ -368,7 +374,9 @@ TEST(StoreFromF64, RandomDoublesMatchCuda) {
       const double v = (i % 4 == 3) ? std::bit_cast<double>(rng()) : random_double(target.min_exp, target.max_exp);
       const auto got = kv_store(target.d, v);
       const auto want = target.cuda(v);
-      t.expect(got == want, [&] { return std::string(kverify::name(target.d)) + " " + show(v) + " -> " + hex(got) + " want " + hex(want); });
+      t.expect(got == want, [&] {
+        return std::string(kverify::name(target.d)) + " " + show(v) + " -> " + hex(got) + " want " + hex(want);
+      });
       // round_to is the same rounding, widened back to a double.
       const double widened = target.widen(want);
       const double r = kverify::round_to(target.d, v);
@@ -406,8 +414,8 @@ TEST(Ulp, F32IsTheGapToTheNextFloatUp) {
   Tally t;
   for (int i = 0; i < 200'000; ++i) {
     std::uint32_t u = rng() & 0x7fffffffu;
-    if (i % 2) u &= 0x007fffffu;        // half of them subnormal (exponent field 0)
-    if (u >= 0x7f7fffffu) continue;     // inf/NaN, and FLT_MAX whose next float up is inf
+    if (i % 2) u &= 0x007fffffu;     // half of them subnormal (exponent field 0)
+    if (u >= 0x7f7fffffu) continue;  // inf/NaN, and FLT_MAX whose next float up is inf
     const float a = float_of(u);
     const double want = static_cast<double>(std::nextafter(a, kInfF)) - static_cast<double>(a);
     for (float v : {a, -a}) {
@@ -443,7 +451,9 @@ void check_ulp_from_codes(DType d, std::uint16_t max_finite, float (*widen)(std:
     const double gap = static_cast<double>(widen(static_cast<std::uint16_t>(c + 1))) - v;
     for (double x : {v, -v, v + gap / 2}) {
       const double got = kverify::ulp(d, x);
-      t.expect(got == gap, [&] { return std::string(kverify::name(d)) + " " + show(x) + ": ulp " + show(got) + " want " + show(gap); });
+      t.expect(got == gap, [&] {
+        return std::string(kverify::name(d)) + " " + show(x) + ": ulp " + show(got) + " want " + show(gap);
+      });
     }
   }
   const double top = widen(max_finite);

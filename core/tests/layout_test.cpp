@@ -47,8 +47,8 @@ TEST(FindOverlap, AgreesWithBruteForceOnAllSmallLayouts) {
             ASSERT_EQ(got.has_value(), want) << rows << "x" << cols << " strides " << rs << "," << cs;
             if (got) {
               // The witness must be two distinct in-range elements at one address.
-              SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols) + " strides " + std::to_string(rs) +
-                           "," + std::to_string(cs));
+              SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols) + " strides " + std::to_string(rs) + "," +
+                           std::to_string(cs));
               EXPECT_TRUE(got->r1 != got->r2 || got->c1 != got->c2);
               for (auto [r, c] : {std::pair{got->r1, got->c1}, std::pair{got->r2, got->c2}}) {
                 EXPECT_TRUE(r >= 0 && r < rows && c >= 0 && c < cols) << r << "," << c;

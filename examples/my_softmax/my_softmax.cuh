@@ -31,8 +31,8 @@ __device__ float block_reduce(float v, float* scratch) {
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kThreads)
-    my_softmax_kernel(const T* x, T* y, long long cols, long long x_rs, long long x_cs, long long y_rs, long long y_cs) {
+__global__ void __launch_bounds__(kThreads) my_softmax_kernel(const T* x, T* y, long long cols, long long x_rs,
+                                                              long long x_cs, long long y_rs, long long y_cs) {
   __shared__ float scratch[kThreads];
   const long long row = blockIdx.x;
   const T* xr = x + row * x_rs;

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "core/dtype.hpp"
-#include "pipeline/sampled_check.hpp"
 #include "gpu/huge_plan.hpp"
+#include "pipeline/sampled_check.hpp"
 
 namespace kverify {
 namespace {
@@ -44,11 +44,12 @@ TEST(HugePlan, SampledRowsHoldTheEdgesAndTheWrapRows) {
   ASSERT_FALSE(rows.empty());
   EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end()));
   EXPECT_EQ(std::adjacent_find(rows.begin(), rows.end()), rows.end());
-  for (std::int64_t want : {0ll, 1ll, 32768ll, 65532ll, 65533ll, 65534ll, 65535ll}) EXPECT_TRUE(std::binary_search(rows.begin(), rows.end(), want)) << want;
+  for (std::int64_t want : {0ll, 1ll, 32768ll, 65532ll, 65533ll, 65534ll, 65535ll})
+    EXPECT_TRUE(std::binary_search(rows.begin(), rows.end(), want)) << want;
   // Element 2^31 and byte offset 2^32 (element 2^30 in f32) lie in these rows of 32769 columns.
   EXPECT_TRUE(std::binary_search(rows.begin(), rows.end(), (std::int64_t{1} << 31) / 32769));
   EXPECT_TRUE(std::binary_search(rows.begin(), rows.end(), (std::int64_t{1} << 30) / 32769));
-  EXPECT_LE(rows.size(), 23u);  // 2 + 1 + 4 edge rows, 6 wrap rows, 10 random
+  EXPECT_LE(rows.size(), 23u);                                // 2 + 1 + 4 edge rows, 6 wrap rows, 10 random
   EXPECT_EQ(rows, sampled_rows(c, SampleOptions{0, 10, 1}));  // seeded: the same rows every time
 }
 

@@ -18,12 +18,12 @@
     ::kverify::cuda::check_launch(#kernel);                                                                \
   } while (0)
 // Dynamic shared memory above 48 KiB must be allowed per kernel before the launch.
-#define KV_ALLOW_DYNAMIC_SHARED(kernel, bytes)                                                                   \
-  ::kverify::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,             \
-                                              static_cast<int>(bytes)),                                          \
-                         "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) for " #kernel)
+#define KV_ALLOW_DYNAMIC_SHARED(kernel, bytes)                                                            \
+  ::kverify::cuda::check(                                                                                 \
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), \
+      "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) for " #kernel)
 #else
-#define KV_LAUNCH(kernel, grid, block, shared_bytes, request, ...)                                              \
+#define KV_LAUNCH(kernel, grid, block, shared_bytes, request, ...)                                                \
   ::kverify::emu::launch((grid), (block), (shared_bytes), ::kverify::emu::LaunchOptions{(request).schedule_seed}, \
                          kernel, __VA_ARGS__)
 #define KV_ALLOW_DYNAMIC_SHARED(kernel, bytes) static_cast<void>(bytes)
@@ -34,10 +34,17 @@ namespace kverify {
 template <typename F>
 void with_storage_type(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::f32: f.template operator()<float>(); return;
-    case DType::f16: f.template operator()<kv::half>(); return;
-    case DType::bf16: f.template operator()<kv::bfloat16>(); return;
-    case DType::f64: break;
+    case DType::f32:
+      f.template operator()<float>();
+      return;
+    case DType::f16:
+      f.template operator()<kv::half>();
+      return;
+    case DType::bf16:
+      f.template operator()<kv::bfloat16>();
+      return;
+    case DType::f64:
+      break;
   }
   throw std::invalid_argument("kernels take f32, f16 or bf16 storage");
 }

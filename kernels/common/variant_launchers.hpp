@@ -6,12 +6,12 @@
 #include "kernels/launch_request.hpp"
 
 #if KVERIFY_HAVE_CUDA
-#define KV_DECLARE_LAUNCHER(name)                     \
-  namespace emu {                                     \
-  void name(const ::kverify::LaunchRequest&);         \
-  }                                                   \
-  namespace cuda {                                    \
-  void name(const ::kverify::LaunchRequest&);         \
+#define KV_DECLARE_LAUNCHER(name)             \
+  namespace emu {                             \
+  void name(const ::kverify::LaunchRequest&); \
+  }                                           \
+  namespace cuda {                            \
+  void name(const ::kverify::LaunchRequest&); \
   }
 #define KV_LAUNCHERS(name) .launch_emu = &emu::name, .launch_cuda = &cuda::name
 #else

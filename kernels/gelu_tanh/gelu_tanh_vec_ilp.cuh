@@ -25,8 +25,10 @@ __device__ __forceinline__ float gelu_tanh_f32_16(float x) { return gelu_tanh_si
 
 template <typename T>
 __device__ __forceinline__ float gelu_tanh_storage(float x) {
-  if constexpr (sizeof(T) == 2) return gelu_tanh_f32_16(x);
-  else return gelu_tanh_f32(x);
+  if constexpr (sizeof(T) == 2)
+    return gelu_tanh_f32_16(x);
+  else
+    return gelu_tanh_f32(x);
 }
 
 template <typename T>

@@ -32,8 +32,14 @@ template <typename T>
 GeluStridedArgs<T> strided_args(const LaunchRequest& r) {
   const Layout2D& x = r.tensors[0].layout;
   const Layout2D& y = r.tensors[1].layout;
-  GeluStridedArgs<T> a{static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data),
-                       x.rows, x.cols, x.row_stride, x.col_stride, y.row_stride, y.col_stride};
+  GeluStridedArgs<T> a{static_cast<const T*>(r.tensors[0].data),
+                       static_cast<T*>(r.tensors[1].data),
+                       x.rows,
+                       x.cols,
+                       x.row_stride,
+                       x.col_stride,
+                       y.row_stride,
+                       y.col_stride};
   if (a.rows > 1 && a.cols > 1 && a.y_col_stride > a.y_row_stride) {
     std::swap(a.rows, a.cols);
     std::swap(a.x_row_stride, a.x_col_stride);

@@ -1,7 +1,7 @@
 // gelu_tanh's registry entries, in dispatch order: the 16-byte vector path when the Case's layouts
 // allow it, the strided kernel for everything else. Contract: kernels/gelu_tanh/gelu_tanh_math.cuh.
-#include "kernels/gelu_tanh/vector_plan.hpp"
 #include "kernels/common/variant_launchers.hpp"
+#include "kernels/gelu_tanh/vector_plan.hpp"
 #include "kernels/registry.hpp"
 
 namespace kverify {

@@ -14,16 +14,25 @@ MatmulReluArgs<T> matmul_relu_args(const LaunchRequest& r) {
   const DeviceTensor& a = r.tensors[0];
   const DeviceTensor& b = r.tensors[1];
   const DeviceTensor& c = r.tensors[2];
-  return {static_cast<const T*>(a.data), static_cast<const T*>(b.data), static_cast<T*>(c.data),
-          r.shape[0], r.shape[1], r.shape[2],
-          a.layout.row_stride, a.layout.col_stride,
-          b.layout.row_stride, b.layout.col_stride,
-          c.layout.row_stride, c.layout.col_stride};
+  return {static_cast<const T*>(a.data),
+          static_cast<const T*>(b.data),
+          static_cast<T*>(c.data),
+          r.shape[0],
+          r.shape[1],
+          r.shape[2],
+          a.layout.row_stride,
+          a.layout.col_stride,
+          b.layout.row_stride,
+          b.layout.col_stride,
+          c.layout.row_stride,
+          c.layout.col_stride};
 }
 
 // Blocks along one grid dimension: the tile count, capped at the dimension's limit (the kernels
 // loop over the tiles beyond it).
-inline unsigned grid_extent(long long tiles, long long limit) { return static_cast<unsigned>(tiles < limit ? tiles : limit); }
+inline unsigned grid_extent(long long tiles, long long limit) {
+  return static_cast<unsigned>(tiles < limit ? tiles : limit);
+}
 
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {

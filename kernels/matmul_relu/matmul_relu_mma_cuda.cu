@@ -30,7 +30,7 @@
 #include <cstdint>
 
 #include "kernels/common/backend_launch.hpp"
-#include "kernels/matmul_relu/launchers.inl"  // without KV_BACKEND: matmul_relu_args only
+#include "kernels/matmul_relu/launchers.inl"               // without KV_BACKEND: matmul_relu_args only
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"  // MatmulReluArgs, relu_keep_nan
 #include "runtime/cuda/check.hpp"
 
@@ -52,15 +52,22 @@ struct Config {
   static_assert(A_ELEMS % (8 * THREADS) == 0 && B_ELEMS % (8 * THREADS) == 0, "whole chunks per thread");
   static_assert(NT % 2 == 0, "B fragments load two n8 tiles per ldmatrix.x4");
 };
-using Big = Config<128, 256, 64, 64, 4>;   // 8 warps, 96 KiB shared memory
-using Small = Config<64, 64, 32, 32, 6>;   // 4 warps, 48 KiB: few-tile problems fill more SMs
+using Big = Config<128, 256, 64, 64, 4>;  // 8 warps, 96 KiB shared memory
+using Small = Config<64, 64, 32, 32, 6>;  // 4 warps, 48 KiB: few-tile problems fill more SMs
 // The register-staged (unaligned) path holds 16 words of staged pairs per thread: 64 x 32 warp
 // tiles (64 accumulators) keep it clear of the 255-register limit (Big spills there).
-using Mid = Config<128, 128, 64, 32, 4>;   // 8 warps, 64 KiB
+using Mid = Config<128, 128, 64, 32, 4>;  // 8 warps, 64 KiB
 
-template <typename T> struct MmaName;
-template <> struct MmaName<__half> { static constexpr bool bf16 = false; };
-template <> struct MmaName<__nv_bfloat16> { static constexpr bool bf16 = true; };
+template <typename T>
+struct MmaName;
+template <>
+struct MmaName<__half> {
+  static constexpr bool bf16 = false;
+};
+template <>
+struct MmaName<__nv_bfloat16> {
+  static constexpr bool bf16 = true;
+};
 
 __device__ __forceinline__ std::uint32_t smem_u32(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
@@ -72,32 +79,41 @@ __device__ __forceinline__ void cp_async16(std::uint32_t dst, const void* src, i
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
 
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
 }
 __device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&r)[4], std::uint32_t addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
 }
 
 template <bool kBf16>
-__device__ __forceinline__ void mma16816(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1) {
+__device__ __forceinline__ void mma16816(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
+                                         std::uint32_t b1) {
   if constexpr (kBf16)
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
   else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 // Element offsets of a 16-byte chunk in the swizzled tiles.
 // k-contiguous tile (A, column-major B): `row` of 32 k, chunk 0..3.
-__device__ __forceinline__ int k_tile_offset(int row, int chunk) { return row * kBK + ((chunk ^ ((row >> 1) & 3)) * 8); }
+__device__ __forceinline__ int k_tile_offset(int row, int chunk) {
+  return row * kBK + ((chunk ^ ((row >> 1) & 3)) * 8);
+}
 // n-contiguous tile (row-major B): row k of `bn` n, chunk 0..bn/8-1.
 __device__ __forceinline__ int n_tile_offset(int k, int chunk, int bn) { return k * bn + ((chunk ^ (k & 7)) * 8); }
 
@@ -154,8 +170,10 @@ __global__ void __launch_bounds__(Cfg::THREADS) matmul_relu_mma(MatmulReluArgs<T
     };
     auto a_offset = [&](int c) { return k_tile_offset(c / (kBK / 8), c % (kBK / 8)); };
     auto b_offset = [&](int c) {
-      if constexpr (kBRowMajor) return n_tile_offset(c / (BN / 8), c % (BN / 8), BN);
-      else return k_tile_offset(c / (kBK / 8), c % (kBK / 8));
+      if constexpr (kBRowMajor)
+        return n_tile_offset(c / (BN / 8), c % (BN / 8), BN);
+      else
+        return k_tile_offset(c / (kBK / 8), c % (kBK / 8));
     };
 
     // The register-staged path (unaligned layouts): element pairs, consecutive lanes on consecutive
@@ -224,8 +242,8 @@ __global__ void __launch_bounds__(Cfg::THREADS) matmul_relu_mma(MatmulReluArgs<T
 #pragma unroll
       for (int i = 0; i < B_PAIRS; ++i) {
         const int q = tid + i * THREADS;
-        *reinterpret_cast<std::uint32_t*>(b_smem + s * Cfg::B_ELEMS + (kBRowMajor ? n_pair_offset(q) : k_pair_offset(q))) =
-            b_regs[i];
+        *reinterpret_cast<std::uint32_t*>(b_smem + s * Cfg::B_ELEMS +
+                                          (kBRowMajor ? n_pair_offset(q) : k_pair_offset(q))) = b_regs[i];
       }
     };
 
@@ -237,7 +255,7 @@ __global__ void __launch_bounds__(Cfg::THREADS) matmul_relu_mma(MatmulReluArgs<T
 #pragma unroll
         for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
 
-    // Prologue: STAGES - 1 tiles in flight (one commit group each, empty past the last tile).
+          // Prologue: STAGES - 1 tiles in flight (one commit group each, empty past the last tile).
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
       if (s < k_tiles) {
@@ -308,7 +326,8 @@ __global__ void __launch_bounds__(Cfg::THREADS) matmul_relu_mma(MatmulReluArgs<T
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
             const long long n = n0 + wn0 + nt * 8 + 2 * t4 + e;
-            if (n < N) p.c[m * p.c_row_stride + n * p.c_col_stride] = kv::from_f32<T>(relu_keep_nan(acc[mt][nt][half * 2 + e]));
+            if (n < N)
+              p.c[m * p.c_row_stride + n * p.c_col_stride] = kv::from_f32<T>(relu_keep_nan(acc[mt][nt][half * 2 + e]));
           }
       }
   }
@@ -338,16 +357,18 @@ Plan plan_of(const MatmulReluArgs<T>& args) {
   const bool b_row_major = row_ok && (!col_ok || args.b_col_stride == 1);
   const long long ldb = b_row_major ? args.b_row_stride : args.b_col_stride;
   const auto aligned16 = [](const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; };
-  const bool aligned = aligned16(args.a) && aligned16(args.b) && (args.m == 1 || args.a_row_stride % 8 == 0) &&
-                       ldb % 8 == 0;
+  const bool aligned =
+      aligned16(args.a) && aligned16(args.b) && (args.m == 1 || args.a_row_stride % 8 == 0) && ldb % 8 == 0;
   return {b_row_major, aligned};
 }
 
 template <typename T, typename Cfg, bool kAligned>
 void launch_config(const LaunchRequest& r, const MatmulReluArgs<T>& args, bool b_row_major) {
   const long long tiles = ((args.m + Cfg::BM - 1) / Cfg::BM) * ((args.n + Cfg::BN - 1) / Cfg::BN);
-  if (b_row_major) launch<T, Cfg, true, kAligned>(r, args, tiles);
-  else launch<T, Cfg, false, kAligned>(r, args, tiles);
+  if (b_row_major)
+    launch<T, Cfg, true, kAligned>(r, args, tiles);
+  else
+    launch<T, Cfg, false, kAligned>(r, args, tiles);
 }
 
 int sm_count() {
@@ -375,17 +396,27 @@ void mma_sync(const LaunchRequest& r) {
     auto tiles = [&](long long bm, long long bn) { return ((args.m + bm - 1) / bm) * ((args.n + bn - 1) / bn); };
     const long long enough = 2LL * sm_count();
     if (plan.aligned) {
-      if (tiles(Big::BM, Big::BN) >= enough) launch_config<T, Big, true>(r, args, plan.b_row_major);
-      else launch_config<T, Small, true>(r, args, plan.b_row_major);
+      if (tiles(Big::BM, Big::BN) >= enough)
+        launch_config<T, Big, true>(r, args, plan.b_row_major);
+      else
+        launch_config<T, Small, true>(r, args, plan.b_row_major);
     } else {
-      if (tiles(Mid::BM, Mid::BN) >= enough) launch_config<T, Mid, false>(r, args, plan.b_row_major);
-      else launch_config<T, Small, false>(r, args, plan.b_row_major);
+      if (tiles(Mid::BM, Mid::BN) >= enough)
+        launch_config<T, Mid, false>(r, args, plan.b_row_major);
+      else
+        launch_config<T, Small, false>(r, args, plan.b_row_major);
     }
   };
   switch (r.dtype) {
-    case DType::f16: run.template operator()<__half>(); return;
-    case DType::bf16: run.template operator()<__nv_bfloat16>(); return;
-    default: throw std::invalid_argument("matmul_relu/mma_sync takes f16 or bf16 storage (f32 has no TF32-free tensor-core path)");
+    case DType::f16:
+      run.template operator()<__half>();
+      return;
+    case DType::bf16:
+      run.template operator()<__nv_bfloat16>();
+      return;
+    default:
+      throw std::invalid_argument(
+          "matmul_relu/mma_sync takes f16 or bf16 storage (f32 has no TF32-free tensor-core path)");
   }
 }
 

@@ -27,8 +27,8 @@ namespace kverify::kernels {
 namespace matmul_simt128 {
 constexpr int kBM = 128, kBN = 128, kBK = 8;
 constexpr int kThreads = 256;
-constexpr int kPad = 4;                          // shared row = 132 floats: 16-byte aligned, conflict-free k-fast stores
-constexpr int kLoads = kBM * kBK / kThreads;     // 4 A and 4 B elements per thread and K tile
+constexpr int kPad = 4;                       // shared row = 132 floats: 16-byte aligned, conflict-free k-fast stores
+constexpr int kLoads = kBM * kBK / kThreads;  // 4 A and 4 B elements per thread and K tile
 }  // namespace matmul_simt128
 
 template <typename T>

@@ -41,13 +41,13 @@ struct MatmulReluArgs {
 };
 
 namespace matmul_tiled_smem {
-constexpr int kBM = 64, kBN = 64, kBK = 16;        // block tile of C, K tile
-constexpr int kThreadsX = 16, kThreadsY = 16;      // threads along N and along M
-constexpr int kThreads = kThreadsX * kThreadsY;    // 256
-constexpr int kTM = kBM / kThreadsY;               // 4 rows of C per thread
-constexpr int kTN = kBN / kThreadsX;               // 4 columns of C per thread
-constexpr int kALoads = kBM * kBK / kThreads;      // 4 A elements per thread and K tile
-constexpr int kBLoads = kBK * kBN / kThreads;      // 4 B elements per thread and K tile
+constexpr int kBM = 64, kBN = 64, kBK = 16;      // block tile of C, K tile
+constexpr int kThreadsX = 16, kThreadsY = 16;    // threads along N and along M
+constexpr int kThreads = kThreadsX * kThreadsY;  // 256
+constexpr int kTM = kBM / kThreadsY;             // 4 rows of C per thread
+constexpr int kTN = kBN / kThreadsX;             // 4 columns of C per thread
+constexpr int kALoads = kBM * kBK / kThreads;    // 4 A elements per thread and K tile
+constexpr int kBLoads = kBK * kBN / kThreads;    // 4 B elements per thread and K tile
 }  // namespace matmul_tiled_smem
 
 template <typename T>

@@ -12,8 +12,8 @@ template <typename T>
 RowSumArgs<T> row_sum_args(const LaunchRequest& r) {
   const DeviceTensor& x = r.tensors[0];
   const DeviceTensor& y = r.tensors[1];
-  return {static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.rows, x.layout.cols,
-          x.layout.row_stride, x.layout.col_stride, y.layout.row_stride};
+  return {static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.rows,      x.layout.cols,
+          x.layout.row_stride,           x.layout.col_stride,     y.layout.row_stride};
 }
 
 // split_row's shape: blocks of 256 threads, each taking a chunk of at least 16 elements per
@@ -113,7 +113,8 @@ inline int rows_vec_lanes(long long cols, int v) {
   const long long widest = row_sum_next_pow2(vectors);
   if (v == 1) return static_cast<int>(widest);
   for (long long g = 1; g < widest; g *= 2)
-    if ((vectors + g - 1) / g <= 4 && (cols + v * g - 1) / (v * g) + row_sum_log2(v) + row_sum_log2(g) <= (cols + 31) / 32 + 5)
+    if ((vectors + g - 1) / g <= 4 &&
+        (cols + v * g - 1) / (v * g) + row_sum_log2(v) + row_sum_log2(g) <= (cols + 31) / 32 + 5)
       return static_cast<int>(g);
   return static_cast<int>(widest);
 }
@@ -134,18 +135,34 @@ void rows_vec_launch(const LaunchRequest& r, const RowSumArgs<T>& args) {
       KV_LAUNCH((row_sum_rows_vec<T, V, G, 1>), grid, block, 0, r, args);
     } else {
       switch (p) {
-        case 1: KV_LAUNCH((row_sum_rows_vec<T, V, G, 1>), grid, block, 0, r, args); break;
-        case 2: KV_LAUNCH((row_sum_rows_vec<T, V, G, 2>), grid, block, 0, r, args); break;
-        default: KV_LAUNCH((row_sum_rows_vec<T, V, G, 4>), grid, block, 0, r, args); break;
+        case 1:
+          KV_LAUNCH((row_sum_rows_vec<T, V, G, 1>), grid, block, 0, r, args);
+          break;
+        case 2:
+          KV_LAUNCH((row_sum_rows_vec<T, V, G, 2>), grid, block, 0, r, args);
+          break;
+        default:
+          KV_LAUNCH((row_sum_rows_vec<T, V, G, 4>), grid, block, 0, r, args);
+          break;
       }
     }
   };
   switch (g) {
-    case 1: launch.template operator()<1>(); break;
-    case 2: launch.template operator()<2>(); break;
-    case 4: launch.template operator()<4>(); break;
-    case 8: launch.template operator()<8>(); break;
-    default: launch.template operator()<16>(); break;
+    case 1:
+      launch.template operator()<1>();
+      break;
+    case 2:
+      launch.template operator()<2>();
+      break;
+    case 4:
+      launch.template operator()<4>();
+      break;
+    case 8:
+      launch.template operator()<8>();
+      break;
+    default:
+      launch.template operator()<16>();
+      break;
   }
 }
 
@@ -154,8 +171,10 @@ void rows_vec(const LaunchRequest& r) {
     const auto args = row_sum_args<T>(r);
     if (args.cols > kRowSumRowsVecMaxColumns)
       throw std::invalid_argument("row_sum/rows_vec takes rows of at most 1024 columns");
-    if (row_sum_vector_path(r)) rows_vec_launch<T, kLanesPerVector<T>>(r, args);
-    else rows_vec_launch<T, 1>(r, args);
+    if (row_sum_vector_path(r))
+      rows_vec_launch<T, kLanesPerVector<T>>(r, args);
+    else
+      rows_vec_launch<T, 1>(r, args);
   });
 }
 
@@ -165,8 +184,10 @@ void split_vec(const LaunchRequest& r) {
     const SplitPlan plan = split_vec_plan(args.rows, args.cols);
     auto* partials = static_cast<float*>(r.workspace);
     const dim3 grid(static_cast<unsigned>(plan.splits), static_cast<unsigned>(std::min(args.rows, 65535LL)));
-    if (row_sum_vector_path(r)) KV_LAUNCH((row_sum_split_vec<T, kLanesPerVector<T>>), grid, dim3(256), 0, r, args, plan.chunk, partials);
-    else KV_LAUNCH((row_sum_split_vec<T, 1>), grid, dim3(256), 0, r, args, plan.chunk, partials);
+    if (row_sum_vector_path(r))
+      KV_LAUNCH((row_sum_split_vec<T, kLanesPerVector<T>>), grid, dim3(256), 0, r, args, plan.chunk, partials);
+    else
+      KV_LAUNCH((row_sum_split_vec<T, 1>), grid, dim3(256), 0, r, args, plan.chunk, partials);
     if (plan.splits > 1)
       KV_LAUNCH(row_sum_split_combine<T>, dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, r, args,
                 plan.splits, static_cast<const float*>(partials));

@@ -38,8 +38,8 @@ __global__ void __launch_bounds__(256) row_sum_warp_per_row(RowSumArgs<T> a) {
 
 // Sums columns [begin, end) of `row` over the block; every thread gets the result.
 template <typename T>
-__device__ __forceinline__ float block_sum_range(const RowSumArgs<T>& a, long long row, long long begin,
-                                                 long long end, float* scratch) {
+__device__ __forceinline__ float block_sum_range(const RowSumArgs<T>& a, long long row, long long begin, long long end,
+                                                 float* scratch) {
   const T* x = a.x + row * a.x_row_stride;
   float sum = 0.0f;
   for (long long c = begin + threadIdx.x; c < end; c += blockDim.x) sum += kv::to_f32(x[c * a.x_col_stride]);

@@ -37,7 +37,8 @@ __global__ void __launch_bounds__(256) row_sum_rows_vec(RowSumArgs<T> a) {
   for (long long base = lane; base < vectors; base += static_cast<long long>(G) * P) {
     float v[P][V];
 #pragma unroll
-    for (int p = 0; p < P; ++p) load_vec<T, V>(x, a.x_col_stride, cols, (base + static_cast<long long>(G) * p) * V, 0.0f, v[p]);
+    for (int p = 0; p < P; ++p)
+      load_vec<T, V>(x, a.x_col_stride, cols, (base + static_cast<long long>(G) * p) * V, 0.0f, v[p]);
 #pragma unroll
     for (int p = 0; p < P; ++p)
 #pragma unroll
@@ -79,8 +80,10 @@ __global__ void __launch_bounds__(256) row_sum_split_vec(RowSumArgs<T> a, long l
     }
     const float sum = block_reduce(tree_sum<V>(acc), SumOp{}, scratch);
     if (threadIdx.x == 0) {
-      if (gridDim.x == 1) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
-      else partials[row * gridDim.x + split] = sum;
+      if (gridDim.x == 1)
+        a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+      else
+        partials[row * gridDim.x + split] = sum;
     }
   }
 }

@@ -7,8 +7,8 @@
 #include "kernels/softmax/softmax_block_on_chip.cuh"
 #include "kernels/softmax/softmax_block_per_row.cuh"
 #include "kernels/softmax/softmax_block_regs.cuh"
-#include "kernels/softmax/softmax_rows_vec.cuh"
 #include "kernels/softmax/softmax_online.cuh"
+#include "kernels/softmax/softmax_rows_vec.cuh"
 #include "kernels/softmax/softmax_warp_per_row.cuh"
 
 namespace kverify::kernels::softmax {
@@ -17,8 +17,8 @@ template <typename T>
 SoftmaxArgs<T> softmax_args(const LaunchRequest& r) {
   const DeviceTensor& x = r.tensors[0];
   const DeviceTensor& y = r.tensors[1];
-  return {static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.rows, x.layout.cols,
-          x.layout.row_stride, x.layout.col_stride, y.layout.row_stride, y.layout.col_stride};
+  return {static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.rows,       x.layout.cols,
+          x.layout.row_stride,           x.layout.col_stride,     y.layout.row_stride, y.layout.col_stride};
 }
 
 // Threads for a block-per-row kernel: one per column up to `max_threads`, a multiple of 32.
@@ -33,7 +33,8 @@ inline constexpr long long kWarpPerRowMaxColumns = 32 * 32;
 // values per thread: rows_vec 32 lanes x 32 = 1024 columns, block_regs 1024 threads x 32 = 32768,
 // cluster_regs 8 blocks x 32768 = 262144.
 inline constexpr long long kRowsVecMaxColumns = 32 * kSoftmaxRegsMaxValues;
-inline constexpr long long kBlockRegsMaxColumns = static_cast<long long>(kSoftmaxRegsMaxThreads) * kSoftmaxRegsMaxValues;
+inline constexpr long long kBlockRegsMaxColumns =
+    static_cast<long long>(kSoftmaxRegsMaxThreads) * kSoftmaxRegsMaxValues;
 inline constexpr long long kClusterRegsMaxColumns = kSoftmaxMaxCluster * kBlockRegsMaxColumns;
 
 // Whether x and y both take 16-byte vectors (vec_io.cuh); otherwise the V = 1 instantiation runs.
@@ -99,12 +100,18 @@ void warp_per_row(const LaunchRequest& r) {
       throw std::invalid_argument("softmax/warp_per_row takes rows of at most 1024 columns");
     const dim3 grid(static_cast<unsigned>((args.rows + 7) / 8)), block(256);
     const long long per_lane = (args.cols + 31) / 32;
-    if (per_lane <= 1) KV_LAUNCH((softmax_warp_per_row<T, 1>), grid, block, 0, r, args);
-    else if (per_lane <= 2) KV_LAUNCH((softmax_warp_per_row<T, 2>), grid, block, 0, r, args);
-    else if (per_lane <= 4) KV_LAUNCH((softmax_warp_per_row<T, 4>), grid, block, 0, r, args);
-    else if (per_lane <= 8) KV_LAUNCH((softmax_warp_per_row<T, 8>), grid, block, 0, r, args);
-    else if (per_lane <= 16) KV_LAUNCH((softmax_warp_per_row<T, 16>), grid, block, 0, r, args);
-    else KV_LAUNCH((softmax_warp_per_row<T, 32>), grid, block, 0, r, args);
+    if (per_lane <= 1)
+      KV_LAUNCH((softmax_warp_per_row<T, 1>), grid, block, 0, r, args);
+    else if (per_lane <= 2)
+      KV_LAUNCH((softmax_warp_per_row<T, 2>), grid, block, 0, r, args);
+    else if (per_lane <= 4)
+      KV_LAUNCH((softmax_warp_per_row<T, 4>), grid, block, 0, r, args);
+    else if (per_lane <= 8)
+      KV_LAUNCH((softmax_warp_per_row<T, 8>), grid, block, 0, r, args);
+    else if (per_lane <= 16)
+      KV_LAUNCH((softmax_warp_per_row<T, 16>), grid, block, 0, r, args);
+    else
+      KV_LAUNCH((softmax_warp_per_row<T, 32>), grid, block, 0, r, args);
   });
 }
 
@@ -175,8 +182,10 @@ void rows_vec(const LaunchRequest& r) {
     const auto args = softmax_args<T>(r);
     if (args.cols > kRowsVecMaxColumns)
       throw std::invalid_argument("softmax/rows_vec takes rows of at most 1024 columns");
-    if (softmax_vector_path(r)) rows_vec_launch<T, kLanesPerVector<T>>(r, args);
-    else rows_vec_launch<T, 1>(r, args);
+    if (softmax_vector_path(r))
+      rows_vec_launch<T, kLanesPerVector<T>>(r, args);
+    else
+      rows_vec_launch<T, 1>(r, args);
   });
 }
 
@@ -196,8 +205,10 @@ void block_regs(const LaunchRequest& r) {
     const auto args = softmax_args<T>(r);
     if (args.cols > kBlockRegsMaxColumns)
       throw std::invalid_argument("softmax/block_regs takes rows of at most 32768 columns");
-    if (softmax_vector_path(r)) block_regs_launch<T, kLanesPerVector<T>>(r, args);
-    else block_regs_launch<T, 1>(r, args);
+    if (softmax_vector_path(r))
+      block_regs_launch<T, kLanesPerVector<T>>(r, args);
+    else
+      block_regs_launch<T, 1>(r, args);
   });
 }
 
@@ -239,8 +250,10 @@ void cluster_regs(const LaunchRequest& r) {
     const auto args = softmax_args<T>(r);
     if (args.cols > kClusterRegsMaxColumns)
       throw std::invalid_argument("softmax/cluster_regs takes rows of at most 262144 columns");
-    if (softmax_vector_path(r)) cluster_regs_launch<T, kLanesPerVector<T>>(r, args);
-    else cluster_regs_launch<T, 1>(r, args);
+    if (softmax_vector_path(r))
+      cluster_regs_launch<T, kLanesPerVector<T>>(r, args);
+    else
+      cluster_regs_launch<T, 1>(r, args);
   });
 }
 #else

@@ -36,7 +36,8 @@ __global__ void __launch_bounds__(1024) softmax_block_on_chip(SoftmaxArgs<T> a) 
   }
   sum = block_reduce(sum, SumOp{}, scratch);
 
-  for (long long c = threadIdx.x; c < a.cols; c += blockDim.x) y[c * a.y_col_stride] = kv::from_f32<T>(row_values[c] / sum);
+  for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
+    y[c * a.y_col_stride] = kv::from_f32<T>(row_values[c] / sum);
 }
 
 }  // namespace kverify::kernels

@@ -47,8 +47,8 @@ __global__ void __launch_bounds__(1024) softmax_online(SoftmaxArgs<T> a) {
   }
   // Warp butterfly over pairs, then the warps' pairs through shared memory.
   for (int offset = 16; offset > 0; offset /= 2)
-    mine = combine(mine, MaxSum{__shfl_xor_sync(0xffffffffu, mine.max, offset),
-                                __shfl_xor_sync(0xffffffffu, mine.sum, offset)});
+    mine = combine(
+        mine, MaxSum{__shfl_xor_sync(0xffffffffu, mine.max, offset), __shfl_xor_sync(0xffffffffu, mine.sum, offset)});
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (lane == 0) {
     scratch_max[warp] = mine.max;
@@ -57,8 +57,8 @@ __global__ void __launch_bounds__(1024) softmax_online(SoftmaxArgs<T> a) {
   __syncthreads();
   mine = lane < blockDim.x / 32 ? MaxSum{scratch_max[lane], scratch_sum[lane]} : MaxSum{-INFINITY, 0.0f};
   for (int offset = 16; offset > 0; offset /= 2)
-    mine = combine(mine, MaxSum{__shfl_xor_sync(0xffffffffu, mine.max, offset),
-                                __shfl_xor_sync(0xffffffffu, mine.sum, offset)});
+    mine = combine(
+        mine, MaxSum{__shfl_xor_sync(0xffffffffu, mine.max, offset), __shfl_xor_sync(0xffffffffu, mine.sum, offset)});
   const float max = mine.max;
   const float sum = max == INFINITY ? NAN : mine.sum;
 

@@ -28,8 +28,10 @@ __device__ __forceinline__ float softmax_scale_factor(float sum) {
 }
 template <typename T>
 __device__ __forceinline__ float softmax_normalise(float e, float factor) {
-  if constexpr (sizeof(T) == 2) return e * factor;
-  else return e / factor;
+  if constexpr (sizeof(T) == 2)
+    return e * factor;
+  else
+    return e / factor;
 }
 
 // exp(x - max). f32 storage: expf (<= 2 ulp, the policy's term). f16/bf16 storage: __expf
@@ -41,8 +43,10 @@ __device__ __forceinline__ float softmax_normalise(float e, float factor) {
 // y <= e < 2^-126 lies under the absolute floor (2^-24 f16, 2^-126 bf16) whatever is stored.
 template <typename T>
 __device__ __forceinline__ float softmax_exp(float x, float max) {
-  if constexpr (sizeof(T) == 2) return __expf(x - max);
-  else return expf(x - max);
+  if constexpr (sizeof(T) == 2)
+    return __expf(x - max);
+  else
+    return expf(x - max);
 }
 
 // exp(v - max) for the in-range elements of the vector at column c0, 0 for its padding (set, never
@@ -74,8 +78,8 @@ __global__ void __launch_bounds__(256) softmax_rows_vec(SoftmaxArgs<T> a) {
 
   float v[P][V];
 #pragma unroll
-  for (int p = 0; p < P; ++p) load_vec<T, V>(x, a.x_col_stride, cols, (lane + static_cast<long long>(G) * p) * V,
-                                             MaxOp::identity(), v[p]);
+  for (int p = 0; p < P; ++p)
+    load_vec<T, V>(x, a.x_col_stride, cols, (lane + static_cast<long long>(G) * p) * V, MaxOp::identity(), v[p]);
   float max = MaxOp::identity();
 #pragma unroll
   for (int p = 0; p < P; ++p)

@@ -4,10 +4,10 @@
 
 #include <cstdio>
 
-#include "pipeline/tests/require_backend.hpp"
 #include "kernels/registry.hpp"
-#include "pipeline/execute.hpp"
 #include "mutation/self_test.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/tests/require_backend.hpp"
 
 namespace {
 
@@ -18,8 +18,8 @@ void every_mutant_is_killed(kverify::Backend backend) {
     ++mutants;
     const auto kill = kverify::properties::kill_mutant(v, backend, 2026, 30);
     EXPECT_TRUE(kill.killed) << v.op << "/" << v.name << " (" << v.strategy << ") survived every property";
-    std::printf("%-28s killed by %-40s after %4ld cases, %5.2f s\n", std::string(v.name).c_str(),
-                kill.property.c_str(), kill.cases, kill.seconds);
+    std::printf("%-28s killed by %-40s after %4ld cases, %5.2f s\n", std::string(v.name).c_str(), kill.property.c_str(),
+                kill.cases, kill.seconds);
     // The shrunk counterexample names its Case line.
     if (kill.killed) EXPECT_NE(kill.counterexample.find("op="), std::string::npos) << kill.counterexample;
   }

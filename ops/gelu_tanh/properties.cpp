@@ -22,7 +22,8 @@ void up_to_dtype_max(const Context& ctx, const OpSpec& op) {
   values_case(ctx, op, {65504, -65504, 1e30, -1e30, 3.4e38, -3.4e38});
 }
 void signed_zeros(const Context& ctx, const OpSpec& op) {
-  for (DType d : dtypes_of(ctx)) expect_pass(ctx, op, *case_of(op, d, {}, Placements::any, rc::gen::just(recipe("zeros", 0))));
+  for (DType d : dtypes_of(ctx))
+    expect_pass(ctx, op, *case_of(op, d, {}, Placements::any, rc::gen::just(recipe("zeros", 0))));
 }
 
 // GELU(x) = x exactly once x is large (sigmoid(2u) rounds to 1 in f32 from x = 16 on).

@@ -27,11 +27,11 @@ constexpr double kHeavy[] = {0.5, 2, 1e3, 1e20};
 constexpr double kExtreme[] = {0.5, 1e8, 3e8};
 constexpr double kDominant[] = {100, 1e4, 1e30};
 constexpr RecipeParams kFuzzParams[] = {
-    {"normal", kScale},         {"uniform", kScale},     {"negative", kScale},
-    {"special", kScale},        {"nearties", kScale},    {"halves", kScale},
-    {"int", kFuzzWholeParams},  {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
-    {"const", kConst},          {"ramp", kRamp},         {"heavy", kHeavy},
-    {"extreme", kExtreme},      {"dominant", kDominant},
+    {"normal", kScale},        {"uniform", kScale},       {"negative", kScale},
+    {"special", kScale},       {"nearties", kScale},      {"halves", kScale},
+    {"int", kFuzzWholeParams}, {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
+    {"const", kConst},         {"ramp", kRamp},           {"heavy", kHeavy},
+    {"extreme", kExtreme},     {"dominant", kDominant},
 };
 
 // +-1e30 and x around 11, where an exp-based tanh breaks.

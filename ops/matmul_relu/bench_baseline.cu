@@ -14,7 +14,8 @@ namespace {
 using namespace kverify::bench;
 
 void lt_check(cublasStatus_t st, const char* what) {
-  if (st != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: cublasStatus " + std::to_string(static_cast<int>(st)));
+  if (st != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed: cublasStatus " + std::to_string(static_cast<int>(st)));
 }
 
 struct LtState {
@@ -58,19 +59,23 @@ Baseline device_baseline(const BaselineInputs& input) {
   std::size_t ws = 64u << 20;
   st->workspace = std::make_unique<DeviceMemory>(ws);
   lt_check(cublasLtMatmulPreferenceCreate(&st->pref), "preference");
-  lt_check(cublasLtMatmulPreferenceSetAttribute(st->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace");
+  lt_check(cublasLtMatmulPreferenceSetAttribute(st->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
+           "workspace");
   int found = 0;
-  lt_check(cublasLtMatmulAlgoGetHeuristic(st->handle, st->desc, st->la, st->lb, st->lc, st->lc, st->pref, 1, &st->algo, &found),
+  lt_check(cublasLtMatmulAlgoGetHeuristic(st->handle, st->desc, st->la, st->lb, st->lc, st->lc, st->pref, 1, &st->algo,
+                                          &found),
            "cublasLtMatmulAlgoGetHeuristic");
   if (found == 0) throw std::runtime_error("cuBLASLt found no algorithm for this matmul with the ReLU epilogue");
-  const char* tname = d == DType::f32 ? "f32 in/out, CUBLAS_COMPUTE_32F (no TF32)"
-                                      : d == DType::f16 ? "f16 in/out, CUBLAS_COMPUTE_32F" : "bf16 in/out, CUBLAS_COMPUTE_32F";
-  Baseline base{"cuBLASLt+ReLU", std::string(tname) + ", CUBLASLT_EPILOGUE_RELU, heuristic algo #1, 64 MiB workspace", {}, st};
+  const char* tname = d == DType::f32   ? "f32 in/out, CUBLAS_COMPUTE_32F (no TF32)"
+                      : d == DType::f16 ? "f16 in/out, CUBLAS_COMPUTE_32F"
+                                        : "bf16 in/out, CUBLAS_COMPUTE_32F";
+  Baseline base{
+      "cuBLASLt+ReLU", std::string(tname) + ", CUBLASLT_EPILOGUE_RELU, heuristic algo #1, 64 MiB workspace", {}, st};
   auto s = static_cast<cudaStream_t>(stream);
   LtState* p = st.get();
   base.run = [=] {
-    lt_check(cublasLtMatmul(p->handle, p->desc, &p->alpha, b, p->la, a, p->lb, &p->beta, c, p->lc, c, p->lc, &p->algo.algo,
-                            p->workspace->data, p->workspace->bytes, s),
+    lt_check(cublasLtMatmul(p->handle, p->desc, &p->alpha, b, p->la, a, p->lb, &p->beta, c, p->lc, c, p->lc,
+                            &p->algo.algo, p->workspace->data, p->workspace->bytes, s),
              "cublasLtMatmul");
   };
   return base;

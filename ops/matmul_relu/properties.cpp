@@ -8,13 +8,15 @@ namespace {
 using namespace kverify::properties;
 
 void integer_exact(const Context& ctx, const OpSpec& op) {
-  for (DType d : dtypes_of(ctx)) expect_pass(ctx, op, *case_of(op, d, {}, Placements::any, rc::gen::just(recipe("int", 2))));
+  for (DType d : dtypes_of(ctx))
+    expect_pass(ctx, op, *case_of(op, d, {}, Placements::any, rc::gen::just(recipe("int", 2))));
 }
 
 void relu_after_full_k(const Context& ctx, const OpSpec& op) {
   for (DType d : dtypes_of(ctx))
-    expect_pass(ctx, op, *case_of(op, d, {}, Placements::any,
-                                  rc::gen::elementOf(std::vector<ValueRecipe>{recipe("halves", 1), recipe("normal", 1)})));
+    expect_pass(ctx, op,
+                *case_of(op, d, {}, Placements::any,
+                         rc::gen::elementOf(std::vector<ValueRecipe>{recipe("halves", 1), recipe("normal", 1)})));
 }
 
 constexpr OpProperty kProperties[] = {

@@ -31,11 +31,11 @@ constexpr double kHeavy[] = {0.5, 2};
 constexpr double kExtreme[] = {1e-20, 1e-25};
 constexpr double kDominant[] = {100, 1e4, 1e10};
 constexpr RecipeParams kFuzzParams[] = {
-    {"normal", kScale},         {"uniform", kScale},     {"negative", kScale},
-    {"special", kScale},        {"nearties", kScale},    {"halves", kScale},
-    {"int", kFuzzWholeParams},  {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
-    {"const", kConst},          {"ramp", kRamp},         {"heavy", kHeavy},
-    {"extreme", kExtreme},      {"dominant", kDominant},
+    {"normal", kScale},        {"uniform", kScale},       {"negative", kScale},
+    {"special", kScale},       {"nearties", kScale},      {"halves", kScale},
+    {"int", kFuzzWholeParams}, {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
+    {"const", kConst},         {"ramp", kRamp},           {"heavy", kHeavy},
+    {"extreme", kExtreme},     {"dominant", kDominant},
 };
 // extreme's default S = 1: products of 1e30 overflow.
 constexpr std::string_view kFuzzExcluded[] = {"extreme"};
@@ -82,9 +82,8 @@ constinit const OpSpec spec = {
     .tensor_count = 3,
     .reference = [](const Case&, std::span<const TensorView> in) { return matmul_relu_reference(in[0], in[1]); },
     .tolerance = [](const Case& c) { return matmul_relu_tolerance(c.dtype, c.shape[2]); },
-    .eager_baseline = [](const Case& c, std::span<const TensorView> in) {
-      return matmul_relu_eager(in[0], in[1], c.dtype);
-    },
+    .eager_baseline = [](const Case& c,
+                         std::span<const TensorView> in) { return matmul_relu_eager(in[0], in[1], c.dtype); },
     .rows_sum_to_one = false,
     .boundary_cases = &boundary_cases,
     .in_domain_values = &in_domain_values,

@@ -1,8 +1,8 @@
 // row_sum's bench baseline: CUB's segmented reduction, one segment per row, f32 accumulation for
 // every storage dtype (the input read through a converting iterator), f32 results.
-#include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_segmented_reduce.cuh>
 
 #include "bench/device.hpp"
 #include "kernels/common/backend_launch.hpp"  // with_storage_type, kv::to_f32 / from_f32
@@ -41,13 +41,15 @@ Baseline device_baseline(const BaselineInputs& input) {
     auto begin = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), RowStart{cols});
     auto end = begin + 1;
     std::size_t temp_bytes = 0;
-    kverify::cuda::check(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, in, static_cast<float*>(nullptr), rows, begin, end, s),
-                         "cub::DeviceSegmentedReduce::Sum (temp size)");
+    kverify::cuda::check(
+        cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, in, static_cast<float*>(nullptr), rows, begin, end, s),
+        "cub::DeviceSegmentedReduce::Sum (temp size)");
     auto st = std::make_shared<CubState>(static_cast<std::size_t>(rows), temp_bytes);
     b.state = st;
     b.run = [=] {
       std::size_t bytes = temp_bytes;
-      kverify::cuda::check(cub::DeviceSegmentedReduce::Sum(st->temp.data, bytes, in, static_cast<float*>(st->out.data), rows, begin, end, s),
+      kverify::cuda::check(cub::DeviceSegmentedReduce::Sum(st->temp.data, bytes, in, static_cast<float*>(st->out.data),
+                                                           rows, begin, end, s),
                            "cub::DeviceSegmentedReduce::Sum");
     };
   });

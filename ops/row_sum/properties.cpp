@@ -18,8 +18,9 @@ void padding_fills(const Context& ctx, const OpSpec& op) {
   CaseShape shape;
   shape.tails_only = true;
   for (DType d : dtypes_of(ctx))
-    expect_pass(ctx, op, *case_of(op, d, shape, Placements::any,
-                                  rc::gen::elementOf(std::vector<ValueRecipe>{recipe("const", 1), recipe("negative", 2)})));
+    expect_pass(ctx, op,
+                *case_of(op, d, shape, Placements::any,
+                         rc::gen::elementOf(std::vector<ValueRecipe>{recipe("const", 1), recipe("negative", 2)})));
 }
 
 void seed_example(const Context& ctx, const OpSpec& op) {

@@ -42,8 +42,8 @@ class RowSumTolerance final : public Tolerance {
   std::string describe() const override {
     std::ostringstream out;
     out << "row_sum " << name(dtype_) << ": |err| <= " << depth_ << " * 2^-24 * sum|x|"
-        << (dtype_ == DType::f32 ? "" : " + 1 ulp(" + std::string(name(dtype_)) + ")")
-        << " (n=" << n_ << "); integer rows with sum|x| < 2^24 exact";
+        << (dtype_ == DType::f32 ? "" : " + 1 ulp(" + std::string(name(dtype_)) + ")") << " (n=" << n_
+        << "); integer rows with sum|x| < 2^24 exact";
     return out.str();
   }
 

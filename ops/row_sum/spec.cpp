@@ -27,11 +27,11 @@ constexpr double kHeavy[] = {0.5, 2, 1e3};
 constexpr double kExtreme[] = {0.5, 1e3};
 constexpr double kDominant[] = {100, 1e4, 1e20};
 constexpr RecipeParams kFuzzParams[] = {
-    {"normal", kScale},         {"uniform", kScale},     {"negative", kScale},
-    {"special", kScale},        {"nearties", kScale},    {"halves", kScale},
-    {"int", kFuzzWholeParams},  {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
-    {"const", kConst},          {"ramp", kRamp},         {"heavy", kHeavy},
-    {"extreme", kExtreme},      {"dominant", kDominant},
+    {"normal", kScale},        {"uniform", kScale},       {"negative", kScale},
+    {"special", kScale},       {"nearties", kScale},      {"halves", kScale},
+    {"int", kFuzzWholeParams}, {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
+    {"const", kConst},         {"ramp", kRamp},           {"heavy", kHeavy},
+    {"extreme", kExtreme},     {"dominant", kDominant},
 };
 
 // Cancellation (halves, extreme) and roundings that all go one way (nearties).

@@ -18,7 +18,8 @@ void padding_fills(const Context& ctx, const OpSpec& op) {
   for (DType d : dtypes_of(ctx)) {
     const double scale = *rc::gen::elementOf(std::vector<double>{5, 30, 300});
     // All-negative rows: a 0 fill of the max would win; const:-200 makes exp(x - 0) underflow.
-    const ValueRecipe v = *rc::gen::elementOf(std::vector<ValueRecipe>{recipe("negative", scale), recipe("const", -200)});
+    const ValueRecipe v =
+        *rc::gen::elementOf(std::vector<ValueRecipe>{recipe("negative", scale), recipe("const", -200)});
     expect_pass(ctx, op, *case_of(op, d, shape, Placements::any, rc::gen::just(v)));
   }
 }
@@ -61,7 +62,8 @@ void permutation_invariance(const Context& ctx, const OpSpec& op) {
       const auto tolerance = softmax_tolerance(pinned.dtype, pinned.shape[1]);
       const auto x = images[0].view();
       const auto a = outputs_with(pinned, *v, keep_input);
-      const auto b = outputs_with(pinned, *v, [&](std::int64_t r, std::int64_t col, double) { return x.at(r, perm[col]); });
+      const auto b =
+          outputs_with(pinned, *v, [&](std::int64_t r, std::int64_t col, double) { return x.at(r, perm[col]); });
       const std::int64_t n = pinned.shape[1];
       for (std::int64_t r = 0; r < pinned.shape[0]; ++r)
         for (std::int64_t col = 0; col < n; ++col) {
@@ -107,7 +109,8 @@ void singleton_row_is_one(const Context& ctx, const OpSpec& op) {
       bool ok = true;
       for (double y : out) ok = ok && y == 1.0;
       count(ctx, *v, ok, 0);
-      if (!ok) RC_FAIL("a row of one finite value must give exactly 1\n  reproduce: ./kverify run '" + c.to_text() + "'");
+      if (!ok)
+        RC_FAIL("a row of one finite value must give exactly 1\n  reproduce: ./kverify run '" + c.to_text() + "'");
     }
   }
 }
@@ -155,14 +158,16 @@ void seed_example(const Context& ctx, const OpSpec& op) {
     const double want[] = {1.0 / 6, 1.0 / 6, 1.0 / 3, 1.0 / 6, 1.0 / 6};
     for (const Variant* v : variants_of(ctx, op)) {
       if (!pin(ctx, *v, c)) continue;
-      const auto out = outputs_with(c, *v, [](std::int64_t, std::int64_t col, double) { return col == 2 ? std::log(2.0) : 0.0; });
+      const auto out =
+          outputs_with(c, *v, [](std::int64_t, std::int64_t col, double) { return col == 2 ? std::log(2.0) : 0.0; });
       // log 2 is stored rounded: 1/3 and 1/6 hold to that rounding plus the output's.
       const double allowed = 2 * ulp(d, 1.0 / 3) + 4 * ulp(d, std::log(2.0)) / 3;
       bool ok = true;
       for (std::size_t i = 0; i < out.size(); ++i) ok = ok && std::fabs(out[i] - want[i % 5]) <= allowed;
       count(ctx, *v, ok, 0);
-      if (!ok) RC_FAIL("[0, 0, log 2, 0, 0] must give [1/6, 1/6, 1/3, 1/6, 1/6] (" + std::string(v->name) + ", " +
-                       std::string(name(d)) + ")");
+      if (!ok)
+        RC_FAIL("[0, 0, log 2, 0, 0] must give [1/6, 1/6, 1/3, 1/6, 1/6] (" + std::string(v->name) + ", " +
+                std::string(name(d)) + ")");
     }
   }
 }

@@ -96,8 +96,10 @@ Expectations softmax_reference(const TensorView& x) {
     softmax_row<double>(x, r, NoRounding{}, e, y.data());
     for (std::int64_t c = 0; c < x.cols(); ++c) {
       const double v = x.at(r, c);
-      if (v == -std::numeric_limits<double>::infinity()) out_row[c] = {0.0, Expected::Kind::exact, 0};
-      else out_row[c] = {y[c], Expected::Kind::approx, max - v};
+      if (v == -std::numeric_limits<double>::infinity())
+        out_row[c] = {0.0, Expected::Kind::exact, 0};
+      else
+        out_row[c] = {y[c], Expected::Kind::approx, max - v};
     }
   }
   return out;

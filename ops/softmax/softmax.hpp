@@ -16,8 +16,8 @@
 
 #include "core/dtype.hpp"
 #include "core/tensor_view.hpp"
-#include "reference/expectation.hpp"
 #include "ops/op_spec.hpp"
+#include "reference/expectation.hpp"
 #include "reference/tolerance.hpp"
 
 namespace kverify {

@@ -29,11 +29,11 @@ constexpr double kHeavy[] = {0.5, 2, 1e3, 1e20};
 constexpr double kExtreme[] = {0.5, 1e-10};
 constexpr double kDominant[] = {100, 88, 1e4, -30, 1e29};
 constexpr RecipeParams kFuzzParams[] = {
-    {"normal", kScale},         {"uniform", kScale},     {"negative", kScale},
-    {"special", kScale},        {"nearties", kScale},    {"halves", kScale},
-    {"int", kFuzzWholeParams},  {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
-    {"const", kConst},          {"ramp", kRamp},         {"heavy", kHeavy},
-    {"extreme", kExtreme},      {"dominant", kDominant},
+    {"normal", kScale},        {"uniform", kScale},       {"negative", kScale},
+    {"special", kScale},       {"nearties", kScale},      {"halves", kScale},
+    {"int", kFuzzWholeParams}, {"ties", kFuzzTiesParams}, {"subnormal", kFuzzSubnormalExponents},
+    {"const", kConst},         {"ramp", kRamp},           {"heavy", kHeavy},
+    {"extreme", kExtreme},     {"dominant", kDominant},
 };
 
 // Large |x - max|, mixed +-1e30, a dominant logit, values a few ulps apart.
@@ -51,16 +51,20 @@ constexpr std::string_view kGateRecipes[] = {"const:-200", "uniform:30", "negati
 std::optional<BenchGoal> bench_goal(DType dtype, std::span<const std::int64_t> shape) {
   if (dtype != DType::f32) return BenchGoal{false, 0.90};
   switch (shape[1]) {
-    case 1024: return BenchGoal{false, 0.99};
-    case 16384: return BenchGoal{false, 0.97};
+    case 1024:
+      return BenchGoal{false, 0.99};
+    case 16384:
+      return BenchGoal{false, 0.97};
     case 65536:
-    case 262144: return BenchGoal{false, 0.90};
-    default: return BenchGoal{false, 0.98};  // 32, 128, 4096
+    case 262144:
+      return BenchGoal{false, 0.90};
+    default:
+      return BenchGoal{false, 0.98};  // 32, 128, 4096
   }
 }
 
 constexpr std::string_view kHugeCases[] = {
-    "op=softmax dtype=f32 shape=65536x32769",   // 2^31 + 65536 elements, 8 GiB per tensor: the wide-row variants
+    "op=softmax dtype=f32 shape=65536x32769",    // 2^31 + 65536 elements, 8 GiB per tensor: the wide-row variants
     "op=softmax dtype=bf16 shape=2097153x1024",  // 2^31 + 1024 elements in narrow rows: 2^21 + 1 rows
 };
 

@@ -18,11 +18,11 @@ inline bool gpu_required() {
 }  // namespace kverify::testing
 
 // Returns from the test (skip or failure) when `backend` cannot run here.
-#define KV_REQUIRE_BACKEND(backend)                                                  \
-  do {                                                                               \
-    std::string kv_why_not_;                                                         \
-    if (!::kverify::backend_available((backend), &kv_why_not_)) {                   \
+#define KV_REQUIRE_BACKEND(backend)                                                                  \
+  do {                                                                                               \
+    std::string kv_why_not_;                                                                         \
+    if (!::kverify::backend_available((backend), &kv_why_not_)) {                                    \
       if (::kverify::testing::gpu_required()) FAIL() << "KVERIFY_REQUIRE_GPU=1 but " << kv_why_not_; \
-      GTEST_SKIP() << kv_why_not_;                                                   \
-    }                                                                                \
+      GTEST_SKIP() << kv_why_not_;                                                                   \
+    }                                                                                                \
   } while (0)

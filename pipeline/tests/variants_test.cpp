@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/tests/require_backend.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
+#include "pipeline/tests/require_backend.hpp"
 
 namespace {
 

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/tests/require_backend.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/registry.hpp"
 #include "kernels/row_sum/launchers.inl"  // split_vec_plan; no KV_BACKEND: host helpers only
 #include "kernels/softmax/launchers.inl"  // softmax_vector_path, regs_per_thread
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
+#include "pipeline/tests/require_backend.hpp"
 
 namespace {
 
@@ -41,11 +41,11 @@ using kverify::Outcome;
 // Layout suffixes: the first two keep the vector path, the others take the V = 1 path.
 std::vector<std::string> layouts_for(long long rows, long long cols) {
   const long long padded = (cols + 8) / 8 * 8 + 8;  // a row stride that keeps 16-byte rows for every dtype
-  return {"",
-          " x.strides=" + std::to_string(padded) + ",1 y.strides=" + std::to_string(padded) + ",1 x.offset=8 y.offset=16",
-          " x.offset=1",
-          " x.strides=" + std::to_string(cols + 1) + ",1 y.offset=3",
-          " x.strides=1," + std::to_string(rows)};  // column-major input
+  return {
+      "",
+      " x.strides=" + std::to_string(padded) + ",1 y.strides=" + std::to_string(padded) + ",1 x.offset=8 y.offset=16",
+      " x.offset=1", " x.strides=" + std::to_string(cols + 1) + ",1 y.offset=3",
+      " x.strides=1," + std::to_string(rows)};  // column-major input
 }
 
 int run_widths(const char* op, const char* variant, const std::vector<long long>& widths, long long rows,
@@ -84,13 +84,14 @@ int run_widths(const char* op, const char* variant, const std::vector<long long>
 
 // rows_vec: G = 1, 2, 4, 8, 16 (P = 1) and G = 32 with P = 1 .. 32 / V; 37 rows leave dead groups
 // in the last block for every G < 32.
-const std::vector<long long> kRowsVecWidths = {1, 2, 3, 5, 8, 9, 16, 17, 31, 33, 64, 65, 127, 128, 129,
-                                               255, 257, 511, 512, 513, 1000, 1023, 1024};
+const std::vector<long long> kRowsVecWidths = {1,   2,   3,   5,   8,   9,   16,  17,  31,   33,   64,  65,
+                                               127, 128, 129, 255, 257, 511, 512, 513, 1000, 1023, 1024};
 // block_regs: P from 1 to 32 / V (and 16, 32 on the V = 1 path), 32 to 1024 threads.
 const std::vector<long long> kBlockRegsWidths = {1, 100, 1024, 2049, 4096, 8193, 16384, 20000, 32768};
 
 TEST(SoftmaxRegisterVariants, RowsVecEveryGroupWidthAndDepthOnEmu) {
-  EXPECT_EQ(run_widths("softmax", "rows_vec", kRowsVecWidths, 37, Backend::emu), 3 * 23 * (kUnderAsan ? kAsanLayouts : kLayouts));
+  EXPECT_EQ(run_widths("softmax", "rows_vec", kRowsVecWidths, 37, Backend::emu),
+            3 * 23 * (kUnderAsan ? kAsanLayouts : kLayouts));
 }
 
 TEST(SoftmaxRegisterVariants, BlockRegsEveryDepthOnEmu) {
@@ -114,7 +115,8 @@ TEST(SoftmaxRegisterVariants, AllVariantsOnCuda) {
 }
 
 TEST(RowSumVectorVariants, RowsVecAndSplitVecOnEmu) {
-  EXPECT_EQ(run_widths("row_sum", "rows_vec", kRowsVecWidths, 37, Backend::emu), 3 * 23 * (kUnderAsan ? kAsanLayouts : kLayouts));
+  EXPECT_EQ(run_widths("row_sum", "rows_vec", kRowsVecWidths, 37, Backend::emu),
+            3 * 23 * (kUnderAsan ? kAsanLayouts : kLayouts));
   // split_vec: one split (narrow or many rows), several (few wide rows), chunk tails.
   EXPECT_GT(run_widths("row_sum", "split_vec", {1, 1000, 2047, 2048, 5000, 40000}, 3, Backend::emu), 0);
   if (!kUnderAsan) EXPECT_GT(run_widths("row_sum", "split_vec", {262144}, 1, Backend::emu), 0);
@@ -162,13 +164,13 @@ TEST(VectorVariantsAuto, PicksThemWhereThePerfLogSays) {
 TEST(VectorVariantsPlan, VectorPathNeedsUnitStrideAndAlignedRows) {
   using kverify::Layout2D;
   using kverify::kernels::vector_rows_ok;
-  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 10, 12, 1, 0}, 256, 4));    // 48-byte rows
-  EXPECT_FALSE(vector_rows_ok(Layout2D{3, 10, 10, 1, 0}, 256, 4));   // 40-byte rows: row 1 misaligned
-  EXPECT_TRUE(vector_rows_ok(Layout2D{1, 10, 10, 1, 0}, 256, 4));    // one row: its stride never used
-  EXPECT_FALSE(vector_rows_ok(Layout2D{3, 10, 24, 2, 0}, 256, 4));   // column stride 2
-  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 1, 8, 5, 0}, 256, 2));      // one column: its stride never used
+  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 10, 12, 1, 0}, 256, 4));       // 48-byte rows
+  EXPECT_FALSE(vector_rows_ok(Layout2D{3, 10, 10, 1, 0}, 256, 4));      // 40-byte rows: row 1 misaligned
+  EXPECT_TRUE(vector_rows_ok(Layout2D{1, 10, 10, 1, 0}, 256, 4));       // one row: its stride never used
+  EXPECT_FALSE(vector_rows_ok(Layout2D{3, 10, 24, 2, 0}, 256, 4));      // column stride 2
+  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 1, 8, 5, 0}, 256, 2));         // one column: its stride never used
   EXPECT_FALSE(vector_rows_ok(Layout2D{3, 16, 16, 1, 0}, 256 + 8, 4));  // start 8 bytes off
-  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 16, 24, 1, 0}, 256, 2));    // 48-byte bf16 rows
+  EXPECT_TRUE(vector_rows_ok(Layout2D{3, 16, 24, 1, 0}, 256, 2));       // 48-byte bf16 rows
 }
 
 // split_vec's plan: chunks are whole 16-byte vectors for every dtype, the splits cover the row
@@ -179,7 +181,8 @@ TEST(VectorVariantsPlan, VectorPathNeedsUnitStrideAndAlignedRows) {
 TEST(VectorVariantsPlan, SplitVecPlanCoversRowsWithinTheDepthBound) {
   using kverify::kernels::row_sum::split_vec_plan;
   for (long long rows : {1LL, 2LL, 16LL, 100LL, 1024LL, 300000LL})
-    for (long long cols : {1LL, 7LL, 1024LL, 1025LL, 2047LL, 2048LL, 4097LL, 65536LL, 1000003LL, 1LL << 24, 1LL << 28}) {
+    for (long long cols :
+         {1LL, 7LL, 1024LL, 1025LL, 2047LL, 2048LL, 4097LL, 65536LL, 1000003LL, 1LL << 24, 1LL << 28}) {
       const auto plan = split_vec_plan(rows, cols);
       EXPECT_EQ(plan.chunk % 8, 0) << rows << "x" << cols;
       EXPECT_GE(plan.splits, 1);
@@ -187,9 +190,9 @@ TEST(VectorVariantsPlan, SplitVecPlanCoversRowsWithinTheDepthBound) {
       EXPECT_GE(plan.splits * plan.chunk, cols);
       EXPECT_LT((plan.splits - 1) * plan.chunk, cols) << "an empty split";
       // No term of a sum of n passes through more than n - 1 additions, whatever the tree.
-      const double depth = std::min(static_cast<double>(cols - 1),
-                                    std::ceil(plan.chunk / 256.0) + 3 + 8 +
-                                        (plan.splits > 1 ? std::ceil(plan.splits / 32.0) + 5 : 0));
+      const double depth =
+          std::min(static_cast<double>(cols - 1),
+                   std::ceil(plan.chunk / 256.0) + 3 + 8 + (plan.splits > 1 ? std::ceil(plan.splits / 32.0) + 5 : 0));
       const double narrow = std::ceil(cols / 32.0) + 5, wide = std::ceil(cols / 256.0) + 16;
       const double allowed = std::min(static_cast<double>(cols), cols <= 1024 ? std::max(narrow, wide) : wide);
       EXPECT_LE(depth, allowed) << rows << "x" << cols;

@@ -14,9 +14,9 @@
 #include <cstring>
 #include <string>
 
-#include "pipeline/tests/require_backend.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
+#include "pipeline/tests/require_backend.hpp"
 #include "properties/catalogue.hpp"
 
 namespace {

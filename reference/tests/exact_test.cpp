@@ -6,11 +6,11 @@
 #include <random>
 #include <vector>
 
-#include "reference/exact.hpp"
 #include "ops/matmul_relu/matmul_relu.hpp"
-#include "reference/metrics.hpp"
 #include "ops/row_sum/row_sum.hpp"
 #include "ops/softmax/softmax.hpp"
+#include "reference/exact.hpp"
+#include "reference/metrics.hpp"
 
 namespace {
 
@@ -38,7 +38,7 @@ std::vector<double> scaled_integer_values(std::mt19937_64& rng, int n, bool canc
   if (cancel) {
     const std::size_t half = v.size();
     for (std::size_t i = 0; i < half; ++i) v.push_back(-v[i] * (i % 7 == 0 ? 1.0 : 1.0));  // exact negation
-    v.push_back(std::ldexp(1.0, -40));                                                      // the survivor
+    v.push_back(std::ldexp(1.0, -40));                                                     // the survivor
   }
   std::shuffle(v.begin(), v.end(), rng);
   return v;

@@ -6,11 +6,11 @@
 #include <random>
 #include <vector>
 
-#include "reference/exact.hpp"
 #include "ops/gelu_tanh/gelu_tanh.hpp"
 #include "ops/matmul_relu/matmul_relu.hpp"
 #include "ops/row_sum/row_sum.hpp"
 #include "ops/softmax/softmax.hpp"
+#include "reference/exact.hpp"
 
 namespace {
 
@@ -49,7 +49,8 @@ int main() {
   measure("exact_sum MPFR 665-bit (4096 terms)", 4096, [&] { kverify::exact_sum(row); });
   const TensorView a{x.base, Layout2D::row_major(128, 128), DType::f32};
   const TensorView b{x.base + 128 * 128 * 4, Layout2D::row_major(128, 128), DType::f32};
-  measure("matmul_relu float64 (128^3 multiply-adds)", 128.0 * 128 * 128, [&] { kverify::matmul_relu_reference(a, b); });
+  measure("matmul_relu float64 (128^3 multiply-adds)", 128.0 * 128 * 128,
+          [&] { kverify::matmul_relu_reference(a, b); });
   measure("exact_dot MPFR 665-bit (4096 terms)", 4096, [&] { kverify::exact_dot(row, row); });
   return 0;
 }

@@ -78,8 +78,10 @@ TEST(Report, QuickEmuJsonHasTheDocumentedFields) {
       }
     EXPECT_TRUE(c.at("margin").is_number() || c.at("margin").is_null());
     EXPECT_TRUE(c.at("pass").is_boolean());
-    for (const char* f : {"kernel_units", "eager_units", "ratio", "share"}) EXPECT_TRUE(c.at("baseline").contains(f)) << f;
-    EXPECT_NE(c.at("worst").at("case").get<std::string>().find("op=" + c.at("op").get<std::string>()), std::string::npos);
+    for (const char* f : {"kernel_units", "eager_units", "ratio", "share"})
+      EXPECT_TRUE(c.at("baseline").contains(f)) << f;
+    EXPECT_NE(c.at("worst").at("case").get<std::string>().find("op=" + c.at("op").get<std::string>()),
+              std::string::npos);
     ASSERT_FALSE(c.at("cases").empty());
     for (const auto& k : c.at("cases"))
       for (const char* f : {"recipe", "pass", "max_ulp", "margin", "reason"}) EXPECT_TRUE(k.contains(f)) << f;

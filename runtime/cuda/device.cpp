@@ -13,8 +13,8 @@ const DeviceStatus& device_status() {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
-      s.reason = std::string("no CUDA device: cudaGetDeviceCount returned error ") + std::to_string(static_cast<int>(e)) +
-                 " " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+      s.reason = std::string("no CUDA device: cudaGetDeviceCount returned error ") +
+                 std::to_string(static_cast<int>(e)) + " " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
       return s;
     }
     if (count == 0) {
@@ -52,10 +52,14 @@ DeviceBuffer::~DeviceBuffer() {
 
 void DeviceBuffer::upload(const void* host) { KV_CUDA_CHECK(cudaMemcpy(data_, host, bytes_, cudaMemcpyHostToDevice)); }
 
-void DeviceBuffer::download(void* host) const { KV_CUDA_CHECK(cudaMemcpy(host, data_, bytes_, cudaMemcpyDeviceToHost)); }
+void DeviceBuffer::download(void* host) const {
+  KV_CUDA_CHECK(cudaMemcpy(host, data_, bytes_, cudaMemcpyDeviceToHost));
+}
 
 void DeviceBuffer::fill(unsigned char byte) { KV_CUDA_CHECK(cudaMemset(data_, byte, bytes_)); }
 
-void synchronize(const char* after) { check(cudaDeviceSynchronize(), (std::string("synchronize after ") + after).c_str()); }
+void synchronize(const char* after) {
+  check(cudaDeviceSynchronize(), (std::string("synchronize after ") + after).c_str());
+}
 
 }  // namespace kverify::cuda

@@ -85,13 +85,13 @@ inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_s
 
 // --- warp shuffles and votes (CUDA's width and out-of-range rules, see scheduler.cpp) ----------
 
-#define KV_EMU_SHUFFLE(fn, kind, ParamType)                                                             \
-  template <typename T>                                                                                 \
-  T fn(unsigned mask, T var, ParamType param, int width = warpSize,                                     \
-       std::source_location site = std::source_location::current()) {                                   \
-    using namespace ::kverify::emu;                                                                     \
+#define KV_EMU_SHUFFLE(fn, kind, ParamType)                                                                 \
+  template <typename T>                                                                                     \
+  T fn(unsigned mask, T var, ParamType param, int width = warpSize,                                         \
+       std::source_location site = std::source_location::current()) {                                       \
+    using namespace ::kverify::emu;                                                                         \
     return model::from_bits<T>(detail::warp_collective(detail::Collective::kind, mask, model::to_bits(var), \
-                                                       static_cast<int>(param), width, site));          \
+                                                       static_cast<int>(param), width, site));              \
   }
 KV_EMU_SHUFFLE(__shfl_sync, shfl_idx, int)
 KV_EMU_SHUFFLE(__shfl_up_sync, shfl_up, unsigned)
@@ -99,7 +99,8 @@ KV_EMU_SHUFFLE(__shfl_down_sync, shfl_down, unsigned)
 KV_EMU_SHUFFLE(__shfl_xor_sync, shfl_xor, int)
 #undef KV_EMU_SHUFFLE
 
-inline unsigned __ballot_sync(unsigned mask, int predicate, std::source_location site = std::source_location::current()) {
+inline unsigned __ballot_sync(unsigned mask, int predicate,
+                              std::source_location site = std::source_location::current()) {
   using namespace ::kverify::emu;
   return static_cast<unsigned>(detail::warp_collective(detail::Collective::ballot, mask, predicate != 0, 0, 32, site));
 }
@@ -188,12 +189,13 @@ LaunchStats launch(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, cons
     void (*kernel)(Params...);
     std::tuple<std::decay_t<Params>...> args;
   } bound{kernel, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
-  return launch_erased(grid, block, dynamic_shared_bytes, options,
-                       [](void* p) {
-                         auto* b = static_cast<Bound*>(p);
-                         std::apply(b->kernel, b->args);  // each thread gets the same argument values
-                       },
-                       &bound);
+  return launch_erased(
+      grid, block, dynamic_shared_bytes, options,
+      [](void* p) {
+        auto* b = static_cast<Bound*>(p);
+        std::apply(b->kernel, b->args);  // each thread gets the same argument values
+      },
+      &bound);
 }
 
 }  // namespace kverify::emu

@@ -2,8 +2,8 @@
 
 #include <sys/mman.h>
 
-#include <boost/context/detail/fcontext.hpp>
 #include <algorithm>
+#include <boost/context/detail/fcontext.hpp>
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -38,12 +38,18 @@ namespace ctx = boost::context::detail;
 
 std::string_view name(LaunchError::Kind kind) {
   switch (kind) {
-    case LaunchError::Kind::bad_launch: return "bad launch configuration";
-    case LaunchError::Kind::divergent_barrier: return "divergent __syncthreads";
-    case LaunchError::Kind::bad_warp_collective: return "bad warp collective";
-    case LaunchError::Kind::deadlock: return "deadlock";
-    case LaunchError::Kind::trap: return "trap";
-    case LaunchError::Kind::kernel_exception: return "exception in kernel";
+    case LaunchError::Kind::bad_launch:
+      return "bad launch configuration";
+    case LaunchError::Kind::divergent_barrier:
+      return "divergent __syncthreads";
+    case LaunchError::Kind::bad_warp_collective:
+      return "bad warp collective";
+    case LaunchError::Kind::deadlock:
+      return "deadlock";
+    case LaunchError::Kind::trap:
+      return "trap";
+    case LaunchError::Kind::kernel_exception:
+      return "exception in kernel";
   }
   return "?";
 }
@@ -55,14 +61,22 @@ constinit thread_local unsigned char* dynamic_shared = nullptr;
 
 std::string_view name(Collective c) {
   switch (c) {
-    case Collective::shfl_idx: return "__shfl_sync";
-    case Collective::shfl_up: return "__shfl_up_sync";
-    case Collective::shfl_down: return "__shfl_down_sync";
-    case Collective::shfl_xor: return "__shfl_xor_sync";
-    case Collective::ballot: return "__ballot_sync";
-    case Collective::any: return "__any_sync";
-    case Collective::all: return "__all_sync";
-    case Collective::syncwarp: return "__syncwarp";
+    case Collective::shfl_idx:
+      return "__shfl_sync";
+    case Collective::shfl_up:
+      return "__shfl_up_sync";
+    case Collective::shfl_down:
+      return "__shfl_down_sync";
+    case Collective::shfl_xor:
+      return "__shfl_xor_sync";
+    case Collective::ballot:
+      return "__ballot_sync";
+    case Collective::any:
+      return "__any_sync";
+    case Collective::all:
+      return "__all_sync";
+    case Collective::syncwarp:
+      return "__syncwarp";
   }
   return "?";
 }
@@ -359,11 +373,20 @@ struct BlockRun {
       const int b = w.params[lane];
       int source = lane;
       switch (w.kind) {
-        case Collective::shfl_idx: source = min_lane | (b & 31 & ~static_cast<int>(segment_mask)); break;
-        case Collective::shfl_up: source = (lane - b >= min_lane) ? lane - b : lane; break;
-        case Collective::shfl_down: source = (lane + b <= max_lane) ? lane + b : lane; break;
-        case Collective::shfl_xor: source = ((lane ^ (b & 31)) <= max_lane) ? (lane ^ (b & 31)) : lane; break;
-        default: break;
+        case Collective::shfl_idx:
+          source = min_lane | (b & 31 & ~static_cast<int>(segment_mask));
+          break;
+        case Collective::shfl_up:
+          source = (lane - b >= min_lane) ? lane - b : lane;
+          break;
+        case Collective::shfl_down:
+          source = (lane + b <= max_lane) ? lane + b : lane;
+          break;
+        case Collective::shfl_xor:
+          source = ((lane ^ (b & 31)) <= max_lane) ? (lane ^ (b & 31)) : lane;
+          break;
+        default:
+          break;
       }
       switch (w.kind) {
         case Collective::shfl_idx:
@@ -372,9 +395,9 @@ struct BlockRun {
         case Collective::shfl_xor:
           if (!((w.arrived >> source) & 1u)) {
             const std::size_t src = static_cast<std::size_t>(warp) * 32 + source;
-            const char* why = src >= fibers.size()            ? "does not exist in this block"
-                              : !((w.mask >> source) & 1u)    ? "is not in the mask"
-                                                              : "exited without taking part";
+            const char* why = src >= fibers.size()         ? "does not exist in this block"
+                              : !((w.mask >> source) & 1u) ? "is not in the mask"
+                                                           : "exited without taking part";
             fail(LaunchError::Kind::bad_warp_collective,
                  who(fibers[static_cast<std::size_t>(warp) * 32 + lane]) + ": " + std::string(detail::name(w.kind)) +
                      " at " + site_text(w.site) + " reads lane " + std::to_string(source) + ", which " + why +
@@ -382,10 +405,18 @@ struct BlockRun {
           }
           w.results[lane] = w.values[source];
           break;
-        case Collective::ballot: w.results[lane] = vote; break;
-        case Collective::any: w.results[lane] = vote != 0; break;
-        case Collective::all: w.results[lane] = vote == w.arrived; break;
-        case Collective::syncwarp: w.results[lane] = 0; break;
+        case Collective::ballot:
+          w.results[lane] = vote;
+          break;
+        case Collective::any:
+          w.results[lane] = vote != 0;
+          break;
+        case Collective::all:
+          w.results[lane] = vote == w.arrived;
+          break;
+        case Collective::syncwarp:
+          w.results[lane] = 0;
+          break;
       }
     }
     const unsigned arrived = w.arrived;
@@ -441,10 +472,10 @@ void syncthreads(const std::source_location& site) {
   if (!run || run->running < 0) throw std::logic_error("__syncthreads called outside an emu launch");
   Fiber& f = run->self();
   if (run->barrier_arrived > 0 && !same_site(run->barrier_site, site)) {
-    run->fail(LaunchError::Kind::divergent_barrier,
-              run->who(f) + " reached __syncthreads at " + site_text(site) + " while " +
-                  std::to_string(run->barrier_arrived) + " thread(s) wait at __syncthreads " +
-                  site_text(run->barrier_site));
+    run->fail(LaunchError::Kind::divergent_barrier, run->who(f) + " reached __syncthreads at " + site_text(site) +
+                                                        " while " + std::to_string(run->barrier_arrived) +
+                                                        " thread(s) wait at __syncthreads " +
+                                                        site_text(run->barrier_site));
     throw BlockAbandoned{};
   }
   if (run->barrier_arrived == 0) run->barrier_site = site;
@@ -476,10 +507,12 @@ std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t valu
   };
   if (width < 1 || width > 32 || (width & (width - 1)) != 0)
     bad("has width " + std::to_string(width) + " (accepted: a power of two from 1 to 32)");
-  if (!((mask >> lane) & 1u)) bad("is called by lane " + std::to_string(lane) + ", which its mask 0x" + BlockRun::hex(mask) + " does not name");
+  if (!((mask >> lane) & 1u))
+    bad("is called by lane " + std::to_string(lane) + ", which its mask 0x" + BlockRun::hex(mask) + " does not name");
   if (w.active && (w.kind != kind || !same_site(w.site, site) || w.mask != mask || w.width != width))
     bad("with mask 0x" + BlockRun::hex(mask) + " meets lanes waiting at " + std::string(name(w.kind)) + " " +
-        site_text(w.site) + " with mask 0x" + BlockRun::hex(w.mask) + ": lanes of one collective must call the same "
+        site_text(w.site) + " with mask 0x" + BlockRun::hex(w.mask) +
+        ": lanes of one collective must call the same "
         "intrinsic with the same mask");
   if (!w.active) {
     w.active = true;
@@ -590,7 +623,8 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
 
         while (!run.error) {
           if (run.none_ready()) {
-            if (run.live > 0) run.fail(LaunchError::Kind::deadlock, "block " + dim_text(block_idx) + ": " + run.deadlock_report());
+            if (run.live > 0)
+              run.fail(LaunchError::Kind::deadlock, "block " + dim_text(block_idx) + ": " + run.deadlock_report());
             break;
           }
           const int next = run.pick_next();

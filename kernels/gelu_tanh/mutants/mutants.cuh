@@ -82,7 +82,8 @@ __global__ void gelu_far_oob_write(ElementwiseArgs<T> a) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     const long long r = i / a.cols, c = i % a.cols;
-    a.y[r * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(gelu_tanh_f32(kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride])));
+    a.y[r * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(gelu_tanh_f32(kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride])));
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     volatile unsigned char* wild = reinterpret_cast<unsigned char*>(a.y) + (1ll << 36);  // BUG: 64 GiB past y
@@ -109,15 +110,15 @@ template <typename T>
 ElementwiseArgs<T> elementwise_args(const LaunchRequest& r) {
   const DeviceTensor& x = r.tensors[0];
   const DeviceTensor& y = r.tensors[1];
-  return {static_cast<T*>(x.data), static_cast<T*>(y.data), x.layout.rows, x.layout.cols, x.layout.row_stride,
-          x.layout.col_stride, y.layout.row_stride, y.layout.col_stride};
+  return {static_cast<T*>(x.data), static_cast<T*>(y.data), x.layout.rows,       x.layout.cols,
+          x.layout.row_stride,     x.layout.col_stride,     y.layout.row_stride, y.layout.col_stride};
 }
 
-#define KV_GELU_MUTANT(name, ...)                                                         \
-  void name(const LaunchRequest& r) {                                                      \
-    with_storage_type(r.dtype, [&]<typename T>() {                                         \
-      KV_LAUNCH((mutants::__VA_ARGS__), dim3(64), dim3(256), 0, r, elementwise_args<T>(r));     \
-    });                                                                                    \
+#define KV_GELU_MUTANT(name, ...)                                                           \
+  void name(const LaunchRequest& r) {                                                       \
+    with_storage_type(r.dtype, [&]<typename T>() {                                          \
+      KV_LAUNCH((mutants::__VA_ARGS__), dim3(64), dim3(256), 0, r, elementwise_args<T>(r)); \
+    });                                                                                     \
   }
 KV_GELU_MUTANT(exp_tanh, gelu_exp_tanh<T>)
 KV_GELU_MUTANT(writes_input, gelu_writes_input<T>)
@@ -131,7 +132,8 @@ void int32_index(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto a = elementwise_args<T>(r);
     const long long blocks = (a.rows * a.cols + 255) / 256;
-    KV_LAUNCH(mutants::gelu_int32_index<T>, dim3(static_cast<unsigned>(blocks < 65536 ? blocks : 65536)), dim3(256), 0, r, a);
+    KV_LAUNCH(mutants::gelu_int32_index<T>, dim3(static_cast<unsigned>(blocks < 65536 ? blocks : 65536)), dim3(256), 0,
+              r, a);
   });
 }
 

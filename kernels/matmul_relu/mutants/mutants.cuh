@@ -43,7 +43,7 @@ __global__ void matmul_buggy(MatmulReluArgs<T> a) {
     }
   }
   float y = acc > 0.0f ? acc : (acc != acc ? acc : 0.0f);
-  if (kBug == 6) y = nextafterf(y, INFINITY);  // BUG 6: one ulp off
+  if (kBug == 6) y = nextafterf(y, INFINITY);                         // BUG 6: one ulp off
   a.c[m * a.c_row_stride + n * a.c_col_stride] = kv::from_f32<T>(y);  // BUG 2 writes past M/N too
 }
 

@@ -101,7 +101,7 @@ namespace KV_BACKEND {
 
 inline dim3 warp_per_row_grid(long long rows) { return dim3(static_cast<unsigned>((rows + 7) / 8)); }
 
-#define KV_ROW_SUM_MUTANT(name)                                                            \
+#define KV_ROW_SUM_MUTANT(name)                                                             \
   void name(const LaunchRequest& r) {                                                       \
     with_storage_type(r.dtype, [&]<typename T>() {                                          \
       const auto a = row_sum_args<T>(r);                                                    \
@@ -125,7 +125,8 @@ void uninit_scratch(const LaunchRequest& r) {
     ::kverify::cuda::check(cudaFree(scratch), "cudaFree of the mutant's scratch");  // waits for the kernel
 #else
     std::vector<unsigned char> scratch(bytes, 0xff);  // emu: unwritten scratch reads as NaN, as the pipeline's
-    KV_LAUNCH(mutants::row_sum_uninit_scratch<T>, grid, dim3(256), 0, r, a, reinterpret_cast<const float*>(scratch.data()));
+    const auto* unwritten = reinterpret_cast<const float*>(scratch.data());
+    KV_LAUNCH(mutants::row_sum_uninit_scratch<T>, grid, dim3(256), 0, r, a, unwritten);
 #endif
   });
 }

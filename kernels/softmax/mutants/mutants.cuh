@@ -31,7 +31,8 @@ __global__ void softmax_zero_padding(SoftmaxArgs<T> a) {
   for (long long c = lane; c < a.cols; c += 32) sum += expf(kv::to_f32(x[c * a.x_col_stride]) - max);
   sum = warp_reduce(sum, SumOp{});
   for (long long c = lane; c < a.cols; c += 32)
-    a.y[row * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
+    a.y[row * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
 }
 
 // softmax, a warp per row, without subtracting the max: exp overflows for logits above ~88.
@@ -64,7 +65,8 @@ __global__ void softmax_store_only_mask(SoftmaxArgs<T> a) {
   for (long long c = lane; c < padded; c += 32) sum += expf(kv::to_f32(x[c * a.x_col_stride]) - max);
   sum = warp_reduce(sum, SumOp{});
   for (long long c = lane; c < a.cols; c += 32)
-    a.y[row * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
+    a.y[row * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
 }
 
 // softmax, a warp per row, assuming unit column strides.
@@ -98,7 +100,8 @@ __global__ void softmax_fixed_block(SoftmaxArgs<T> a) {
   for (long long c = threadIdx.x; c < cols; c += blockDim.x) sum += expf(kv::to_f32(x[c * a.x_col_stride]) - max);
   sum = block_reduce(sum, SumOp{}, scratch);
   for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
-    a.y[row * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
+    a.y[row * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
 }
 
 // softmax whose denominator is accumulated in f16 (11 significant bits).
@@ -115,7 +118,8 @@ __global__ void softmax_f16_denominator(SoftmaxArgs<T> a) {
     sum = kv::from_f32<kv::half>(kv::to_f32(sum) + expf(kv::to_f32(x[c * a.x_col_stride]) - max));
   const float total = block_reduce(kv::to_f32(sum), SumOp{}, scratch);
   for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
-    a.y[row * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / total);
+    a.y[row * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / total);
 }
 
 // softmax, one block per row, with the barrier between the two phases of its block reduction
@@ -142,7 +146,8 @@ __global__ void softmax_missing_barrier(SoftmaxArgs<T> a) {
   sum = lane < warps ? partial[lane] : 0.0f;
   sum = warp_reduce(sum, SumOp{});
   for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
-    a.y[row * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
+    a.y[row * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
 }
 
 // softmax/warp_per_row with the tail lanes' max padded with 0 instead of -inf, the classic masked-row
@@ -196,7 +201,7 @@ __global__ void guard_bug(SoftmaxArgs<float> a) {
   const long long cols = kBug == GuardBug::skip_last_column ? a.cols - 1 : a.cols;  // BUG (skip_last_column)
   for (long long c = 0; c < cols; ++c) y[c * a.y_col_stride] = expf(x[c * a.x_col_stride] - max) / sum;
   if (kBug == GuardBug::gap_write) y[a.cols * a.y_col_stride] = 0.5f;  // BUG: one past the row, the padding gap
-  if (kBug == GuardBug::before_buffer && row == 0) y[-1] = 0.5f;      // BUG: before the buffer
+  if (kBug == GuardBug::before_buffer && row == 0) y[-1] = 0.5f;       // BUG: before the buffer
   if (kBug == GuardBug::write_input) const_cast<float*>(x)[0] = 0.0f;  // BUG: into the input
   if (kBug == GuardBug::differs_per_run) {
     static int launches = 0;  // BUG: state that survives between the two runs of one Case
@@ -212,12 +217,12 @@ namespace KV_BACKEND {
 inline dim3 warp_per_row_grid(long long rows) { return dim3(static_cast<unsigned>((rows + 7) / 8)); }
 inline dim3 block_per_row_grid(long long rows) { return dim3(static_cast<unsigned>(rows)); }
 
-#define KV_SOFTMAX_MUTANT(name, grid_of)                                      \
-  void name(const LaunchRequest& r) {                                          \
-    with_storage_type(r.dtype, [&]<typename T>() {                             \
-      const auto a = softmax_args<T>(r);                                       \
+#define KV_SOFTMAX_MUTANT(name, grid_of)                                          \
+  void name(const LaunchRequest& r) {                                             \
+    with_storage_type(r.dtype, [&]<typename T>() {                                \
+      const auto a = softmax_args<T>(r);                                          \
       KV_LAUNCH(mutants::softmax_##name<T>, grid_of(a.rows), dim3(256), 0, r, a); \
-    });                                                                        \
+    });                                                                           \
   }
 KV_SOFTMAX_MUTANT(zero_padding, warp_per_row_grid)
 KV_SOFTMAX_MUTANT(no_max_subtraction, warp_per_row_grid)
@@ -233,12 +238,18 @@ void tail_zero_padding(const LaunchRequest& r) {
     const auto args = softmax_args<T>(r);
     const dim3 grid = warp_per_row_grid(args.rows), block(256);
     const long long per_lane = (args.cols + 31) / 32;
-    if (per_lane <= 1) KV_LAUNCH((mutants::tail_zero_padding<T, 1>), grid, block, 0, r, args);
-    else if (per_lane <= 2) KV_LAUNCH((mutants::tail_zero_padding<T, 2>), grid, block, 0, r, args);
-    else if (per_lane <= 4) KV_LAUNCH((mutants::tail_zero_padding<T, 4>), grid, block, 0, r, args);
-    else if (per_lane <= 8) KV_LAUNCH((mutants::tail_zero_padding<T, 8>), grid, block, 0, r, args);
-    else if (per_lane <= 16) KV_LAUNCH((mutants::tail_zero_padding<T, 16>), grid, block, 0, r, args);
-    else KV_LAUNCH((mutants::tail_zero_padding<T, 32>), grid, block, 0, r, args);
+    if (per_lane <= 1)
+      KV_LAUNCH((mutants::tail_zero_padding<T, 1>), grid, block, 0, r, args);
+    else if (per_lane <= 2)
+      KV_LAUNCH((mutants::tail_zero_padding<T, 2>), grid, block, 0, r, args);
+    else if (per_lane <= 4)
+      KV_LAUNCH((mutants::tail_zero_padding<T, 4>), grid, block, 0, r, args);
+    else if (per_lane <= 8)
+      KV_LAUNCH((mutants::tail_zero_padding<T, 8>), grid, block, 0, r, args);
+    else if (per_lane <= 16)
+      KV_LAUNCH((mutants::tail_zero_padding<T, 16>), grid, block, 0, r, args);
+    else
+      KV_LAUNCH((mutants::tail_zero_padding<T, 32>), grid, block, 0, r, args);
   });
 }
 

@@ -171,9 +171,11 @@ TEST(GeluTanh, SignsOfZeroInfinitiesNanAndExtremesHoldBitForBit) {
       const double big = dtype_max(d);
       // x, and the expected y (checked with ==, sign of zero, and NaN-ness)
       const std::vector<std::pair<double, double>> table = {
-          {0.0, 0.0},     {-0.0, -0.0},  {inf, inf},     {-inf, -0.0},  {NAN, NAN},   {11.0, 11.0},
-          {-11.0, -0.0},  {16.0, 16.0},  {-16.0, -0.0},  {big, big},    {-big, -0.0}, {-20.0, -0.0},
-          {1000.0, 1000.0}, {-1000.0, -0.0}, {-1e30, -0.0}, {-1e-3, 0.0 /* checked below */}, {24.0, 24.0}};
+          {0.0, 0.0},       {-0.0, -0.0},    {inf, inf},    {-inf, -0.0},
+          {NAN, NAN},       {11.0, 11.0},    {-11.0, -0.0}, {16.0, 16.0},
+          {-16.0, -0.0},    {big, big},      {-big, -0.0},  {-20.0, -0.0},
+          {1000.0, 1000.0}, {-1000.0, -0.0}, {-1e30, -0.0}, {-1e-3, 0.0 /* checked below */},
+          {24.0, 24.0}};
       const std::size_t n = table.size(), bytes = kverify::size_of(d);
       for (bool transposed : {false, true}) {
         alignas(16) unsigned char x[64 * 4] = {}, y[64 * 4] = {};
@@ -190,8 +192,8 @@ TEST(GeluTanh, SignsOfZeroInfinitiesNanAndExtremesHoldBitForBit) {
         for (std::size_t i = 0; i < n; ++i) {
           const double got = kverify::load_as_f64(d, y + i * cs * bytes);
           const double want = table[i].second;
-          const std::string where = std::string(v->name) + " " + std::string(kverify::name(d)) + " x=" +
-                                    std::to_string(table[i].first) + (transposed ? " strided" : "");
+          const std::string where = std::string(v->name) + " " + std::string(kverify::name(d)) +
+                                    " x=" + std::to_string(table[i].first) + (transposed ? " strided" : "");
           if (std::isnan(want)) {
             EXPECT_TRUE(std::isnan(got)) << where;
           } else if (table[i].first == -1e-3) {

@@ -31,9 +31,9 @@ double relative_error(double got, double want) { return std::fabs(got - want) / 
 
 TEST(GeluTanhReference, MatchesTheLiteralFormulaInHighPrecision) {
   // f32 values (what an f32 kernel is given), over the whole range where y is a normal double.
-  for (float xf : {-21.0f, -20.0f, -15.5f, -10.0f, -9.0f, -5.0f, -3.0f, -2.0f, -1.0f, -0.5f, -1e-3f, -1e-30f,
-                   0x1p-149f, 1e-30f, 1e-3f, 0.5f, 0.7978846f, 1.0f, 2.0f, 3.0f, 5.0f, 10.0f, 11.0f, 16.0f, 1e6f,
-                   1e20f, 3.4028235e38f}) {
+  for (float xf : {-21.0f, -20.0f, -15.5f,  -10.0f,    -9.0f,  -5.0f, -3.0f, -2.0f,      -1.0f,
+                   -0.5f,  -1e-3f, -1e-30f, 0x1p-149f, 1e-30f, 1e-3f, 0.5f,  0.7978846f, 1.0f,
+                   2.0f,   3.0f,   5.0f,    10.0f,     11.0f,  16.0f, 1e6f,  1e20f,      3.4028235e38f}) {
     const double x = xf;
     const Expected e = kverify::gelu_tanh_expected(x);
     const double want = literal_formula(x);

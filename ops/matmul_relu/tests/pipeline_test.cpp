@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
-#include "pipeline/tests/require_backend.hpp"
 #include "core/values.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/matmul_relu/launchers.inl"  // matmul_relu_args, without KV_BACKEND: no launchers
 #include "kernels/registry.hpp"
+#include "ops/matmul_relu/matmul_relu.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
-#include "ops/matmul_relu/matmul_relu.hpp"
+#include "pipeline/tests/require_backend.hpp"
 
 namespace {
 
@@ -41,8 +41,8 @@ bool has_guard(const kverify::Verdict& v, const std::string& guard, const std::s
 kverify::Verdict run_line(const std::string& rest, const char* dtype) {
   kverify::Verdict last;
   for (const char* variant : {"tiled_smem", "simt_128x128"}) {
-    last = run_case(parse_case("op=matmul_relu backend=emu variant=" + std::string(variant) + " dtype=" +
-                               std::string(dtype) + " " + rest));
+    last = run_case(parse_case("op=matmul_relu backend=emu variant=" + std::string(variant) +
+                               " dtype=" + std::string(dtype) + " " + rest));
     if (last.outcome != Outcome::pass || !last.guards.empty()) return last;
   }
   return last;
@@ -86,8 +86,8 @@ TEST(MatmulRelu, IsRegisteredForEveryDtypeAndChosenByAuto) {
 }
 
 kverify::Verdict run_variant(const char* variant, const std::string& rest, const char* dtype) {
-  return run_case(parse_case("op=matmul_relu backend=emu variant=" + std::string(variant) + " dtype=" +
-                             std::string(dtype) + " " + rest));
+  return run_case(parse_case("op=matmul_relu backend=emu variant=" + std::string(variant) +
+                             " dtype=" + std::string(dtype) + " " + rest));
 }
 
 TEST(MatmulRelu, SimtPassesItsOwnTileBoundaries) {
@@ -110,10 +110,12 @@ TEST(MatmulRelu, AutoPicksTensorCoresOnlyUpToTheMeasuredK) {
   ASSERT_NE(v, nullptr);
   if (!v->launch_cuda) GTEST_SKIP() << "this build has no CUDA: mma_sync is not registered for cuda";
   std::string why;
-  const auto* small = kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=4096x4096x4096 backend=cuda"), &why);
+  const auto* small =
+      kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=4096x4096x4096 backend=cuda"), &why);
   ASSERT_NE(small, nullptr) << why;
   EXPECT_EQ(small->name, "mma_sync");
-  const auto* deep = kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=64x8192x8192 backend=cuda"), &why);
+  const auto* deep =
+      kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=64x8192x8192 backend=cuda"), &why);
   ASSERT_NE(deep, nullptr) << why;
   EXPECT_NE(deep->name, "mma_sync");
 }
@@ -127,7 +129,8 @@ TEST(MatmulRelu, TensorCoreVariantIsCudaOnlyAndStatesItsLayouts) {
   auto c = parse_case("op=matmul_relu shape=64x64x64 dtype=bf16 variant=mma_sync backend=emu");
   const auto emu_why = kverify::unsupported(*v, c, kverify::Backend::emu);
   ASSERT_TRUE(emu_why.has_value());
-  EXPECT_NE(emu_why->find("tensor-core PTX (mma.sync/ldmatrix/cp.async) has no emu model"), std::string::npos) << *emu_why;
+  EXPECT_NE(emu_why->find("tensor-core PTX (mma.sync/ldmatrix/cp.async) has no emu model"), std::string::npos)
+      << *emu_why;
   try {  // asked for by name on emu: refused with that reason (the CLI's exit 2), never run
     const auto verdict = run_case(c);
     ADD_FAILURE() << "ran on emu: " << format(verdict);
@@ -136,8 +139,9 @@ TEST(MatmulRelu, TensorCoreVariantIsCudaOnlyAndStatesItsLayouts) {
   }
   // Layouts, as seen for cuda: row-major A with row-major or column-major B are taken; a
   // column-major A, or a B with no unit stride, are not, and the reason says which tensor.
-  for (const char* ok : {"shape=64x64x64", "shape=64x64x64 b.strides=1,64", "shape=64x64x64 a.strides=72,1 b.strides=80,1",
-                         "shape=4097x4095x4099", "shape=64x1x64 b.strides=3,5", "shape=64x64x1 a.strides=1,64"}) {
+  for (const char* ok :
+       {"shape=64x64x64", "shape=64x64x64 b.strides=1,64", "shape=64x64x64 a.strides=72,1 b.strides=80,1",
+        "shape=4097x4095x4099", "shape=64x1x64 b.strides=3,5", "shape=64x64x1 a.strides=1,64"}) {
     auto taken = parse_case(std::string("op=matmul_relu dtype=f16 ") + ok);
     const auto why = kverify::unsupported(*v, taken, kverify::Backend::cuda);
     if (v->launch_cuda) EXPECT_FALSE(why.has_value()) << ok << ": " << *why;
@@ -158,15 +162,15 @@ TEST(MatmulRelu, TensorCoreVariantPassesOnCuda) {
   for (const char* dtype : {"f16", "bf16"})
     for (const char* rest : {
              "shape=64x64x64", "shape=1x1x1", "shape=33x17x31", "shape=65x63x47", "shape=1x300x1000",
-             "shape=64x64x64 b.strides=1,64",                    // column-major B, aligned
-             "shape=33x17x31 b.strides=1,31",                    // column-major B, unaligned
+             "shape=64x64x64 b.strides=1,64",  // column-major B, aligned
+             "shape=33x17x31 b.strides=1,31",  // column-major B, unaligned
              "shape=100x70x40 a.strides=48,1 b.strides=80,1 c.strides=72,1 a.offset=8 b.offset=16",  // padded, aligned
-             "shape=100x70x40 a.offset=1",                       // misaligned base: register-staged
-             "shape=300x600x130 values=int:3 seed=5",            // big tile (>= 2 waves) with tails, exact
+             "shape=100x70x40 a.offset=1",             // misaligned base: register-staged
+             "shape=300x600x130 values=int:3 seed=5",  // big tile (>= 2 waves) with tails, exact
              "shape=257x520x77 b.strides=1,80 values=int:2 seed=6",
-             "shape=600x1100x64 c.strides=1,600",                // big tile, column-major C
+             "shape=600x1100x64 c.strides=1,600",  // big tile, column-major C
              "shape=40x30x50 values=special", "shape=20x20x20 values=const:1e20",
-             "shape=64x8x8192 values=uniform:1 seed=7",          // long K
+             "shape=64x8x8192 values=uniform:1 seed=7",  // long K
          }) {
       auto c = parse_case("op=matmul_relu variant=mma_sync backend=cuda dtype=" + std::string(dtype) + " " + rest);
       const auto v = run_case(c);
@@ -188,9 +192,9 @@ TEST(MatmulRelu, PassesOrdinaryAndTailShapesInEveryDtype) {
 TEST(MatmulRelu, PassesStridedAndOffsetLayouts) {
   for (const char* dtype : kDtypes)
     for (const char* rest : {
-             "shape=33x17x31 a.strides=1,33",                   // A column-major (1, M)
-             "shape=33x17x31 b.strides=1,31",                   // B column-major (1, K)
-             "shape=33x17x31 c.strides=22,1",                   // C padded (N + 5, 1)
+             "shape=33x17x31 a.strides=1,33",                    // A column-major (1, M)
+             "shape=33x17x31 b.strides=1,31",                    // B column-major (1, K)
+             "shape=33x17x31 c.strides=22,1",                    // C padded (N + 5, 1)
              "shape=33x17x31 a.offset=3 b.offset=5 c.offset=7",  // offsets
              "shape=70x20x19 a.strides=1,70 b.strides=1,19 c.strides=1,70 a.offset=1 b.offset=2 c.offset=3",
              "shape=9x10x11 a.strides=24,2 b.strides=22,2 c.strides=2,20",  // non-unit strides everywhere
@@ -212,9 +216,9 @@ TEST(MatmulRelu, PassesValueRecipesAndIsBitwiseExactOnIntegers) {
     const auto want = reference_of(parse_case("op=matmul_relu dtype=" + std::string(dtype) + " " + exact_line));
     for (const auto& e : want.values) EXPECT_EQ(e.kind, kverify::Expected::Kind::exact);
 
-    for (const char* rest : {"shape=33x17x40 values=normal:10 seed=1", "shape=20x30x70 values=uniform:2 seed=2",
-                             "shape=20x30x70 values=negative", "shape=17x9x33 values=const:-1",
-                             "shape=17x9x33 values=const:0.1"}) {
+    for (const char* rest :
+         {"shape=33x17x40 values=normal:10 seed=1", "shape=20x30x70 values=uniform:2 seed=2",
+          "shape=20x30x70 values=negative", "shape=17x9x33 values=const:-1", "shape=17x9x33 values=const:0.1"}) {
       const auto v = run_line(rest, dtype);
       EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
     }
@@ -249,11 +253,11 @@ TEST(MatmulRelu, NanPropagatesThroughTheKernelAndTheRelu) {
 
   // No value recipe makes a NaN, so the production launcher runs here on hand-made buffers.
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  std::vector<float> a{nan, 1,  //
-                       1, 1,    //
-                       inf, 0,  //
+  std::vector<float> a{nan,  1,  //
+                       1,    1,  //
+                       inf,  0,  //
                        -inf, 1};
-  std::vector<float> b{1, 0, -1,  //
+  std::vector<float> b{1,  0, -1,  //
                        -5, 1, 1};
   std::vector<float> c(4 * 3, 12345.0f);
   kverify::LaunchRequest r;
@@ -264,15 +268,15 @@ TEST(MatmulRelu, NanPropagatesThroughTheKernelAndTheRelu) {
                {c.data(), kverify::Layout2D::row_major(4, 3)}};
   kverify::find_variant("matmul_relu", "tiled_smem")->launch_emu(r);
   for (int n = 0; n < 3; ++n) EXPECT_TRUE(std::isnan(c[n])) << "NaN in A's row 0, column " << n;
-  EXPECT_EQ(c[3], 0.0f);          // 1 - 5, then the ReLU
-  EXPECT_EQ(c[4], 1.0f);          // 0 + 1
-  EXPECT_EQ(c[5], 0.0f);          // -1 + 1
-  EXPECT_EQ(c[6], inf);           // inf * 1 + 0 * -5
-  EXPECT_TRUE(std::isnan(c[7]));  // inf * 0
-  EXPECT_EQ(c[8], 0.0f);          // inf * -1 = -inf, then the ReLU
-  EXPECT_EQ(c[9], 0.0f);          // -inf * 1 - 5, then the ReLU
-  EXPECT_TRUE(std::isnan(c[10])); // -inf * 0
-  EXPECT_EQ(c[11], inf);          // -inf * -1 + 1
+  EXPECT_EQ(c[3], 0.0f);           // 1 - 5, then the ReLU
+  EXPECT_EQ(c[4], 1.0f);           // 0 + 1
+  EXPECT_EQ(c[5], 0.0f);           // -1 + 1
+  EXPECT_EQ(c[6], inf);            // inf * 1 + 0 * -5
+  EXPECT_TRUE(std::isnan(c[7]));   // inf * 0
+  EXPECT_EQ(c[8], 0.0f);           // inf * -1 = -inf, then the ReLU
+  EXPECT_EQ(c[9], 0.0f);           // -inf * 1 - 5, then the ReLU
+  EXPECT_TRUE(std::isnan(c[10]));  // -inf * 0
+  EXPECT_EQ(c[11], inf);           // -inf * -1 + 1
   // The reference says the same, element by element.
   const auto as_view = [](const std::vector<float>& v, kverify::Layout2D l) {
     return kverify::TensorView{reinterpret_cast<const unsigned char*>(v.data()), l, kverify::DType::f32};
@@ -282,8 +286,10 @@ TEST(MatmulRelu, NanPropagatesThroughTheKernelAndTheRelu) {
     for (int n = 0; n < 3; ++n) {
       const auto& e = want.at(m, n);
       const float got = c[m * 3 + n];
-      if (e.kind == kverify::Expected::Kind::nan) EXPECT_TRUE(std::isnan(got)) << m << "," << n;
-      else EXPECT_EQ(got, e.value) << m << "," << n;
+      if (e.kind == kverify::Expected::Kind::nan)
+        EXPECT_TRUE(std::isnan(got)) << m << "," << n;
+      else
+        EXPECT_EQ(got, e.value) << m << "," << n;
     }
 }
 
@@ -292,13 +298,15 @@ TEST(MatmulRelu, NanPropagatesThroughTheKernelAndTheRelu) {
 void launch_tiled_smem_on_a_2x1_grid(const kverify::LaunchRequest& r) {
   kverify::with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = kverify::kernels::matmul_relu::matmul_relu_args<T>(r);
-    KV_LAUNCH(kverify::kernels::matmul_relu_tiled_smem<T>, dim3(2, 1), dim3(kverify::kernels::matmul_tiled_smem::kThreads),
-              0, r, args);
+    KV_LAUNCH(kverify::kernels::matmul_relu_tiled_smem<T>, dim3(2, 1),
+              dim3(kverify::kernels::matmul_tiled_smem::kThreads), 0, r, args);
   });
 }
 
 TEST(MatmulRelu, BlocksLoopOverTilesBeyondTheGrid) {
-  const kverify::Variant v{.op = "matmul_relu", .name = "tiled_smem_small_grid", .strategy = "test",
+  const kverify::Variant v{.op = "matmul_relu",
+                           .name = "tiled_smem_small_grid",
+                           .strategy = "test",
                            .launch_emu = &launch_tiled_smem_on_a_2x1_grid};
   for (const char* rest : {"shape=130x150x20 values=int:3", "shape=130x150x20 c.strides=1,130"}) {
     auto c = parse_case(std::string("op=matmul_relu backend=emu ") + rest);  // 3 x 3 tiles on 2 x 1 blocks
@@ -333,7 +341,8 @@ TEST(MatmulReluPlanted, ReluPerKTileFailsWhenPartialSumsChangeSign) {
 
 TEST(MatmulReluPlanted, DroppedLastPartialKTileFails) {
   for (const char* dtype : kDtypes) {
-    const auto v = run_mutant("mutant_dropped_k_tail", std::string("shape=16x16x40 dtype=") + dtype);  // 40 = 2 x 16 + 8
+    const auto v =
+        run_mutant("mutant_dropped_k_tail", std::string("shape=16x16x40 dtype=") + dtype);  // 40 = 2 x 16 + 8
     EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
     EXPECT_GT(v.stats.failed, 0);
   }

@@ -58,10 +58,10 @@ TEST(MatmulReluReference, SmallProductByHand) {
 TEST(MatmulReluReference, ReluComesAfterTheFullKSum) {
   // A = [1 1 1 1]; the first half of K sums one sign, the whole K the other.
   const std::vector<double> a{1, 1, 1, 1};
-  const std::vector<double> b{-3, 3,   //
-                              -2, 2,   //
-                              4, -4,   //
-                              5, -5};  // column 0: -5 then +9 -> 4; column 1: +5 then -9 -> -4
+  const std::vector<double> b{-3, 3,    //
+                              -2, 2,    //
+                              4,  -4,   //
+                              5,  -5};  // column 0: -5 then +9 -> 4; column 1: +5 then -9 -> -4
   const auto c = kverify::matmul_relu_reference(f64_rows(a, 1, 4), f64_rows(b, 4, 2));
   EXPECT_EQ(c.at(0, 0).value, 4.0) << "relu per half would give 0 + 9 = 9";
   EXPECT_EQ(c.at(0, 1).value, 0.0) << "relu per half would give 5 + 0 = 5";
@@ -73,7 +73,8 @@ TEST(MatmulReluReference, ReadsThroughStridesAndOffsets) {
   const double pad = std::numeric_limits<double>::quiet_NaN();  // never read
   const std::vector<double> b_padded{pad, 7, 8, pad, pad, 9, 10, pad, pad, 11, 12};
   const auto want = kverify::matmul_relu_reference(f64_rows(kA, 2, 3), f64_rows(kB, 3, 2));
-  const auto got = kverify::matmul_relu_reference(f64_view(a_col_major, {2, 3, 1, 2, 0}), f64_view(b_padded, {3, 2, 4, 1, 1}));
+  const auto got =
+      kverify::matmul_relu_reference(f64_view(a_col_major, {2, 3, 1, 2, 0}), f64_view(b_padded, {3, 2, 4, 1, 1}));
   for (int m = 0; m < 2; ++m)
     for (int n = 0; n < 2; ++n) {
       EXPECT_EQ(got.at(m, n).value, want.at(m, n).value) << m << "," << n;
@@ -132,11 +133,11 @@ TEST(MatmulReluReference, NonFiniteInputsPropagateAndReluKeepsNan) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   // Rows of A against the single column B = [1, 2]^T (and a second column [0, 1]^T).
-  const std::vector<double> a{nan, 1,     // NaN in the row: NaN, whatever the column
-                              inf, 1,     // +inf * 1 = +inf (kept); +inf * 0 = NaN
-                              -inf, 1,    // -inf: relu gives exactly 0; -inf * 0 = NaN
-                              inf, -inf,  // +inf - inf = NaN; 0*inf = NaN
-                              0.5, 1};    // finite
+  const std::vector<double> a{nan,  1,     // NaN in the row: NaN, whatever the column
+                              inf,  1,     // +inf * 1 = +inf (kept); +inf * 0 = NaN
+                              -inf, 1,     // -inf: relu gives exactly 0; -inf * 0 = NaN
+                              inf,  -inf,  // +inf - inf = NaN; 0*inf = NaN
+                              0.5,  1};    // finite
   const std::vector<double> b{1, 0, 2, 1};
   const auto c = kverify::matmul_relu_reference(f64_rows(a, 5, 2), f64_rows(b, 2, 2));
   EXPECT_EQ(c.at(0, 0).kind, Expected::Kind::nan);

@@ -4,7 +4,6 @@
 #include <limits>
 #include <vector>
 
-#include "ops/softmax/softmax.hpp"
 #include "core/error.hpp"
 #include "ops/softmax/softmax.hpp"
 
@@ -27,10 +26,10 @@ TEST(SoftmaxReference, SeedExampleGivesOneSixthAndOneThird) {
 TEST(SoftmaxReference, OutOfDomainRowsAreNanAndMinusInfinityIsExactZero) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const std::vector<double> x{1, nan, 2,  //
-                              1, inf, 2,  //
+  const std::vector<double> x{1,    nan,  2,     //
+                              1,    inf,  2,     //
                               -inf, -inf, -inf,  //
-                              -inf, 0, 0};
+                              -inf, 0,    0};
   const auto y = kverify::softmax_reference(f64_rows(x, 4, 3));
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) EXPECT_EQ(y.at(r, c).kind, Expected::Kind::nan) << r << "," << c;

@@ -19,12 +19,12 @@ namespace {
 
 using kverify::cuda::device_status;
 
-#define KV_REQUIRE_DEVICE()                                                                       \
-  do {                                                                                            \
-    if (!device_status().available) {                                                             \
+#define KV_REQUIRE_DEVICE()                                                                                \
+  do {                                                                                                     \
+    if (!device_status().available) {                                                                      \
       if (kverify::cuda::gpu_required()) FAIL() << "KVERIFY_REQUIRE_GPU=1 but " << device_status().reason; \
-      GTEST_SKIP() << device_status().reason;                                                     \
-    }                                                                                             \
+      GTEST_SKIP() << device_status().reason;                                                              \
+    }                                                                                                      \
   } while (0)
 
 TEST(CudaDevice, StatusExplainsItself) {

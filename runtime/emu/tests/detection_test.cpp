@@ -8,9 +8,9 @@
 
 namespace {
 
+using kverify::emu::launch;
 using kverify::emu::LaunchError;
 using kverify::emu::LaunchOptions;
-using kverify::emu::launch;
 
 // Runs the launch and returns the LaunchError it raised (fails the test if none).
 template <typename F>
@@ -42,7 +42,8 @@ __global__ void convergent_barrier(int* out) {
 TEST(EmuDetects, DivergentSyncthreads) {
   std::vector<int> out(64, 0);
   for (std::uint64_t seed : {0ull, 1ull, 2ull}) {
-    const auto e = expect_launch_error([&] { launch(dim3(1), dim3(64), 0, LaunchOptions{seed}, divergent_barrier, out.data()); });
+    const auto e =
+        expect_launch_error([&] { launch(dim3(1), dim3(64), 0, LaunchOptions{seed}, divergent_barrier, out.data()); });
     EXPECT_EQ(e.kind(), LaunchError::Kind::divergent_barrier) << e.what();
     EXPECT_NE(std::string(e.what()).find("detection_test.cpp:"), std::string::npos) << e.what();
   }

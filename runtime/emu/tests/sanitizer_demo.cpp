@@ -32,8 +32,8 @@ __global__ void exchange(int* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using kverify::emu::LaunchOptions;
   using kverify::emu::launch;
+  using kverify::emu::LaunchOptions;
   const char* mode = argc > 1 ? argv[1] : "";
   std::vector<float> f(64);
   std::vector<int> n(64);
@@ -41,10 +41,12 @@ int main(int argc, char** argv) {
     launch(dim3(1), dim3(32), 0, {}, fill_shared<true>, f.data());
   } else if (std::strcmp(mode, "missing-barrier") == 0) {
     // The race exists under every order; several schedule seeds are run as a user would.
-    for (std::uint64_t seed = 0; seed < 4; ++seed) launch(dim3(1), dim3(64), 0, LaunchOptions{seed}, exchange<false>, n.data());
+    for (std::uint64_t seed = 0; seed < 4; ++seed)
+      launch(dim3(1), dim3(64), 0, LaunchOptions{seed}, exchange<false>, n.data());
   } else if (std::strcmp(mode, "clean") == 0) {
     launch(dim3(1), dim3(32), 0, {}, fill_shared<false>, f.data());
-    for (std::uint64_t seed = 0; seed < 4; ++seed) launch(dim3(1), dim3(64), 0, LaunchOptions{seed}, exchange<true>, n.data());
+    for (std::uint64_t seed = 0; seed < 4; ++seed)
+      launch(dim3(1), dim3(64), 0, LaunchOptions{seed}, exchange<true>, n.data());
   } else {
     std::fprintf(stderr, "usage: %s shared-overflow|missing-barrier|clean\n", argv[0]);
     return 2;

@@ -11,8 +11,8 @@
 
 namespace {
 
-using kverify::emu::LaunchOptions;
 using kverify::emu::launch;
+using kverify::emu::LaunchOptions;
 
 // --- indices -------------------------------------------------------------------------------------
 
@@ -127,26 +127,32 @@ struct ShuffleRow {
 //  __shfl_xor_sync: lane ^ laneMask; a lane of a later segment is out of reach (own value), an
 //  earlier one is reachable.
 const ShuffleRow kShuffleTable[] = {
-    {Shfl::idx, 32, 5, 0, 5},     {Shfl::idx, 32, 5, 31, 5},    {Shfl::idx, 32, 37, 9, 5},
-    {Shfl::idx, 8, 3, 13, 11},    {Shfl::idx, 8, 11, 13, 11},   {Shfl::idx, 8, 3, 2, 3},
-    {Shfl::idx, 1, 7, 20, 20},    {Shfl::idx, 16, 0, 17, 16},   {Shfl::up, 32, 1, 0, 0},
-    {Shfl::up, 32, 1, 5, 4},      {Shfl::up, 32, 31, 31, 0},    {Shfl::up, 8, 3, 9, 9},
-    {Shfl::up, 8, 3, 12, 9},      {Shfl::up, 16, 16, 20, 20},   {Shfl::down, 32, 16, 20, 20},
-    {Shfl::down, 32, 16, 3, 19},  {Shfl::down, 16, 4, 13, 13},  {Shfl::down, 16, 4, 17, 21},
-    {Shfl::down, 16, 4, 29, 29},  {Shfl::down, 4, 1, 3, 3},     {Shfl::down, 4, 1, 6, 7},
-    {Shfl::xor_, 32, 1, 6, 7},    {Shfl::xor_, 32, 16, 3, 19},  {Shfl::xor_, 32, 31, 0, 31},
-    {Shfl::xor_, 8, 8, 3, 3},     {Shfl::xor_, 8, 8, 11, 3},    {Shfl::xor_, 16, 16, 2, 2},
-    {Shfl::xor_, 16, 16, 18, 2},  {Shfl::xor_, 2, 1, 30, 31},
+    {Shfl::idx, 32, 5, 0, 5},    {Shfl::idx, 32, 5, 31, 5},   {Shfl::idx, 32, 37, 9, 5},    {Shfl::idx, 8, 3, 13, 11},
+    {Shfl::idx, 8, 11, 13, 11},  {Shfl::idx, 8, 3, 2, 3},     {Shfl::idx, 1, 7, 20, 20},    {Shfl::idx, 16, 0, 17, 16},
+    {Shfl::up, 32, 1, 0, 0},     {Shfl::up, 32, 1, 5, 4},     {Shfl::up, 32, 31, 31, 0},    {Shfl::up, 8, 3, 9, 9},
+    {Shfl::up, 8, 3, 12, 9},     {Shfl::up, 16, 16, 20, 20},  {Shfl::down, 32, 16, 20, 20}, {Shfl::down, 32, 16, 3, 19},
+    {Shfl::down, 16, 4, 13, 13}, {Shfl::down, 16, 4, 17, 21}, {Shfl::down, 16, 4, 29, 29},  {Shfl::down, 4, 1, 3, 3},
+    {Shfl::down, 4, 1, 6, 7},    {Shfl::xor_, 32, 1, 6, 7},   {Shfl::xor_, 32, 16, 3, 19},  {Shfl::xor_, 32, 31, 0, 31},
+    {Shfl::xor_, 8, 8, 3, 3},    {Shfl::xor_, 8, 8, 11, 3},   {Shfl::xor_, 16, 16, 2, 2},   {Shfl::xor_, 16, 16, 18, 2},
+    {Shfl::xor_, 2, 1, 30, 31},
 };
 
 __global__ void shuffle_all(Shfl kind, int param, int width, long long* out) {
   const long long mine = 1000 + threadIdx.x;
   long long got = 0;
   switch (kind) {
-    case Shfl::idx: got = __shfl_sync(0xffffffffu, mine, param, width); break;
-    case Shfl::up: got = __shfl_up_sync(0xffffffffu, mine, static_cast<unsigned>(param), width); break;
-    case Shfl::down: got = __shfl_down_sync(0xffffffffu, mine, static_cast<unsigned>(param), width); break;
-    case Shfl::xor_: got = __shfl_xor_sync(0xffffffffu, mine, param, width); break;
+    case Shfl::idx:
+      got = __shfl_sync(0xffffffffu, mine, param, width);
+      break;
+    case Shfl::up:
+      got = __shfl_up_sync(0xffffffffu, mine, static_cast<unsigned>(param), width);
+      break;
+    case Shfl::down:
+      got = __shfl_down_sync(0xffffffffu, mine, static_cast<unsigned>(param), width);
+      break;
+    case Shfl::xor_:
+      got = __shfl_xor_sync(0xffffffffu, mine, param, width);
+      break;
   }
   out[threadIdx.x] = got;
 }

@@ -40,8 +40,8 @@ void measure(const char* what, F&& run) {
 }  // namespace
 
 int main() {
-  using kverify::emu::LaunchOptions;
   using kverify::emu::launch;
+  using kverify::emu::LaunchOptions;
   std::vector<int> out(64 * 256);
   std::vector<float> fout(64 * 256);
   measure("barriers, thread order", [&] { return launch(dim3(64), dim3(256), 0, {}, barriers, 50, out.data()); });

@@ -9,8 +9,9 @@ void strided(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const DeviceTensor& x = r.tensors[0];
     const DeviceTensor& y = r.tensors[1];
-    const ScaleArgs<T> a{static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.rows, x.layout.cols,
-                         x.layout.row_stride, x.layout.col_stride, y.layout.row_stride, y.layout.col_stride};
+    const ScaleArgs<T> a{
+        static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.rows,       x.layout.cols,
+        x.layout.row_stride,           x.layout.col_stride,     y.layout.row_stride, y.layout.col_stride};
     const long long blocks = (a.rows * a.cols + 255) / 256;
     KV_LAUNCH(scale_strided<T>, dim3(static_cast<unsigned>(blocks < 1024 ? blocks : 1024)), dim3(256), 0, r, a);
   });

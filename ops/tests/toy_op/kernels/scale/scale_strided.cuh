@@ -18,7 +18,8 @@ __global__ void scale_strided(ScaleArgs<T> a) {
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     const long long r = i / a.cols, c = i % a.cols;
-    a.y[r * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(2.0f * kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride]));
+    a.y[r * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(2.0f * kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride]));
   }
 }
 

@@ -6,7 +6,10 @@ namespace kverify::kernels::scale {
 KV_DECLARE_LAUNCHER(strided)
 
 const Variant kVariants[] = {
-    {.op = "scale", .name = "strided", .strategy = "any layout: a grid-stride loop, 64-bit indices", KV_LAUNCHERS(strided)},
+    {.op = "scale",
+     .name = "strided",
+     .strategy = "any layout: a grid-stride loop, 64-bit indices",
+     KV_LAUNCHERS(strided)},
 };
 }  // namespace kverify::kernels::scale
 

@@ -168,10 +168,11 @@ std::string to_markdown(const BenchReport& r) {
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (inputs read once, outputs written once) / median time; ceil = that / the copy ceiling; "
-       "ours/base = baseline median / our median (above 1: ours is faster); goal: the op's bench goal (docs/perf.md) "
+       "ours/base = baseline median / our median (above 1: ours is faster); goal: the op's bench goal "
+       "(reports/h200/perf.md) "
        "for its "
        "shapes, on the ceiling fraction or on ours/base (met within 0.005, else the gap; what limits each gap: "
-       "docs/perf.md).\n\n";
+       "reports/h200/perf.md).\n\n";
   int goals = 0, met = 0;
   for (const auto& row : r.rows)
     if (const auto m = goal_measure(row, r.ceiling_gbps)) {

@@ -52,7 +52,7 @@ __device__ __forceinline__ void load_vec(const T* row, long long col_stride, lon
 }
 
 // One 16-byte store. nvcc turned the plain struct store into V scalar stores in some
-// instantiations (the PTX of softmax_block_regs<T, V, P, true> had no st.global.v4: docs/perf.md);
+// instantiations (the PTX of softmax_block_regs<T, V, P, true> had no st.global.v4: reports/h200/perf.md);
 // the instruction is spelled out so that it cannot.
 template <typename T, int V>
 __device__ __forceinline__ void store_16_bytes(T* at, const VecOf<T, V>& v) {

@@ -14,7 +14,7 @@
 //                                                       before the true value underflows);
 //     t >= 0:  y = x - d             = x / (1 + e)     (d <= x / 2: no cancellation);
 //   one expf and one IEEE division for either sign (the two-branch form ran both branches in every
-//   warp of mixed signs: half the lanes idle, ncu on the H200, docs/perf.md). The sign of x is
+//   warp of mixed signs: half the lanes idle, ncu on the H200, reports/h200/perf.md). The sign of x is
 //   copied onto y: +0 -> +0, -0 -> -0 (x - d would give +0), the underflowed negative tail is -0.
 //   (The textbook tanh(u) = (e^2u - 1) / (e^2u + 1) overflows to inf/inf = NaN for x >= ~10.9, and
 //   1 + tanhf(u) cancels for x <= ~-3; ops/gelu_tanh/tests/pipeline_test.cpp plants both and fails them.)

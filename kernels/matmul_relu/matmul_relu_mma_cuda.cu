@@ -26,7 +26,7 @@
 // Error bound: the tensor core adds the products of each k16 step and the accumulator in a few
 // wide additions (exact products, alignment to the largest exponent, truncation); each addition
 // errs by at most about 2u of the magnitudes involved, and there are at most K/4 of them per
-// output, within ops/matmul_relu/reference.cpp's gamma(K) sum|ab| bound (docs/perf.md, matmul_relu).
+// output, within ops/matmul_relu/reference.cpp's gamma(K) sum|ab| bound (reports/h200/perf.md, matmul_relu).
 #include <cstdint>
 
 #include "kernels/common/backend_launch.hpp"

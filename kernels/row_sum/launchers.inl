@@ -99,7 +99,7 @@ void split_row(const LaunchRequest& r) {
 
 // rows_vec, rows of >= 32 vectors: G = 32 lanes, P = 4 vectors per lane per step (one step covers
 // 32 x 4 vectors). Narrower rows: the fewest lanes G (so each lane keeps P = its vectors, up to 4,
-// in flight: ncu, docs/perf.md) whose addition depth ceil(n / (V G)) + log2 V + log2 G stays within
+// in flight: ncu, reports/h200/perf.md) whose addition depth ceil(n / (V G)) + log2 V + log2 G stays within
 // the policy's ceil(n/32) + 5 (ops/row_sum/reference.cpp). The any-layout path (V = 1) keeps G = the
 // row's vectors and P = 1 (fewer instantiations).
 inline int row_sum_log2(long long p) {

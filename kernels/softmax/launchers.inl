@@ -54,7 +54,7 @@ inline long long next_pow2(long long n) {
 // possible (the fewest threads per row: more blocks per SM, so one block's loads overlap another's
 // reductions and stores), but >= 128 threads while the row allows, and the slice must fit 1024
 // threads. P <= 32 / V values per thread (64 registers, no spill for V > 1 in nvcc's report;
-// V = 1 stops at 16 unless the row needs 32, which spills: docs/perf.md).
+// V = 1 stops at 16 unless the row needs 32, which spills: reports/h200/perf.md).
 inline int regs_per_thread(long long vectors, int v) {
   int fit = 1;
   while ((vectors + fit - 1) / fit > kSoftmaxRegsMaxThreads) fit *= 2;
@@ -141,7 +141,7 @@ void online(const LaunchRequest& r) {
 // More vectors per lane keep more loads in flight per warp, but only with G >= 8 lanes per row
 // (each load and store instruction then covers whole 128-byte runs of a row): on the H200, width
 // 32 with G = 2, P = 4 (f32) and G = 1, P = 4 (bf16) fell from 0.94 / 0.80 of the copy ceiling to
-// 0.78 / 0.66, while width 128 f32 with G = 8, P = 4 rose from 0.92 to 0.97 (docs/perf.md).
+// 0.78 / 0.66, while width 128 f32 with G = 8, P = 4 rose from 0.92 to 0.97 (reports/h200/perf.md).
 // A lane adds its P exps in sequence: the sum's depth log2 V + (P - 1) + log2 G (the first
 // addition, to 0, is exact) must stay within the policy's n/32 + log2 n (ops/softmax/reference.cpp).
 // The any-layout path (V = 1) keeps one vector per lane below 32 lanes (fewer instantiations).

@@ -36,7 +36,7 @@ __device__ __forceinline__ float softmax_normalise(float e, float factor) {
 
 // exp(x - max). f32 storage: expf (<= 2 ulp, the policy's term). f16/bf16 storage: __expf
 // (ex2.approx of t * log2 e: an FMUL and a MUFU op instead of expf's ~8 instructions; the 16-bit
-// kernels are instruction-bound, ncu on the H200, docs/perf.md). Its error, 2 + 1.173 |t| ulp, and
+// kernels are instruction-bound, ncu on the H200, reports/h200/perf.md). Its error, 2 + 1.173 |t| ulp, and
 // its flush of results below 2^-126 to 0, are absorbed by the 16-bit policy (ops/softmax/reference.cpp):
 // the bound adds a whole output ulp, of which the rounding uses half; the other half is at least
 // 2^-12 |y| = 2048 eps32 |y| (f16; bf16 2^-9), against <= 125 eps32 for every |t| <= 104, and

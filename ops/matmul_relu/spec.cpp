@@ -57,7 +57,7 @@ constexpr std::string_view kBenchShapes[] = {"4096x4096x4096", "8192x8192x8192",
 constexpr std::string_view kBenchQuick[] = {"64x64x64", "33x65x47"};
 constexpr std::string_view kGateRecipes[] = {"int:2", "uniform:1"};  // exact mode, then signs mixed
 
-// Fractions of cuBLASLt+ReLU's speed in the same run (docs/perf.md).
+// Fractions of cuBLASLt+ReLU's speed in the same run (reports/h200/perf.md).
 std::optional<BenchGoal> bench_goal(DType dtype, std::span<const std::int64_t> shape) {
   if (dtype == DType::f32) return BenchGoal{true, 0.80};
   const bool large_square = shape[0] == shape[1] && shape[1] == shape[2] && shape[0] >= 4096;

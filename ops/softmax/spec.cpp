@@ -46,7 +46,7 @@ constexpr std::string_view kBenchQuick[] = {"64x32", "16x1000", "4x5000"};
 // const:-200: exp(x - 0) underflows under a 0-padded max.
 constexpr std::string_view kGateRecipes[] = {"const:-200", "uniform:30", "negative:2"};
 
-// The copy-ceiling fractions of docs/perf.md: f32 the best anchor per width (at least 0.90 at the
+// The copy-ceiling fractions of reports/h200/perf.md: f32 the best anchor per width (at least 0.90 at the
 // two widest), bf16 0.90.
 std::optional<BenchGoal> bench_goal(DType dtype, std::span<const std::int64_t> shape) {
   if (dtype != DType::f32) return BenchGoal{false, 0.90};

@@ -2,7 +2,7 @@
 // split_vec): every template instantiation a launcher can pick (lanes per row G, vectors per
 // thread P, cluster size C) is reached by some width here, each on the 16-byte vector path (dense,
 // aligned rows) and on the any-layout V = 1 path (offsets, column strides, misaligned row
-// strides), in every dtype; auto picks them where docs/perf.md says; the launchers' vector-path
+// strides), in every dtype; auto picks them where reports/h200/perf.md says; the launchers' vector-path
 // test and split plan are checked directly. The cluster variant runs only on cuda (skipped here
 // with the reason; KVERIFY_REQUIRE_GPU=1 makes that a failure).
 #include <gtest/gtest.h>

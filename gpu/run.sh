@@ -161,7 +161,7 @@ case "${1:-}" in
       return $rc
     }
     step bench bench_full
-    # The Performance issue's variants (docs/perf.md): their cuda tests, the GPU-only ones under
+    # The performance work's variants (reports/h200/perf.md): their cuda tests, the GPU-only ones under
     # compute-sanitizer, and nvcc's resource report of every kernel as evidence.
     new_variants() {
       local rc=0
@@ -203,7 +203,7 @@ case "${1:-}" in
     step agree agree
     # The tolerance report on the GPU: reports/h200/{report.json,md,html,plots/}.
     step report timeout 480 "$k" report --backend cuda --out "$out/report-h200"
-    # Nsight Compute on one launch of each kernel the bench found short of its goal (docs/perf.md):
+    # Nsight Compute on one launch of each kernel the bench found short of its goal (reports/h200/perf.md):
     # the evidence of what limits it. KVERIFY_PROFILE_CASES replaces the list (one
     # "op variant dtype shape kernel-name-regex" per line). Row counts are a quarter of the bench
     # shapes (the same per-row work, still many waves) so the gate before the launch is short.

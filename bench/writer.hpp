@@ -28,7 +28,7 @@ struct BenchRow {
   std::string not_timed_reason;
   double ideal_bytes = 0, flops = 0;  // flops 0 except matmul
   std::optional<BaselineResult> baseline;
-  std::optional<Goal> goal;  // the Performance issue's, for its shapes
+  std::optional<Goal> goal;  // the op's bench goal (OpSpec::bench_goal), for its shapes
 };
 
 struct BenchReport {

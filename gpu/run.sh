@@ -152,7 +152,7 @@ case "${1:-}" in
       [[ $rc -eq 1 ]]
     }
     step bench_quick bench_quick
-    # The full bench at the Performance issue's shapes: reports/h200/bench.{json,md}.
+    # The full bench at every op's bench shapes: reports/h200/bench.{json,md}.
     # KVERIFY_BENCH_ARGS adds options (e.g. --gate-extra 0 when device time is short).
     bench_full() {
       "$k" bench --seed 1 ${KVERIFY_BENCH_ARGS:-}

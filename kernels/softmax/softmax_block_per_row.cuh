@@ -1,8 +1,9 @@
 // softmax, one block per row: each thread strides over the row's columns, the block reduces the
 // max (padding -inf) and then the sum of exp(x - max) (padding 0), and each thread writes its
-// columns. Any width; the row is read three times from memory (the on-chip and streaming variants
-// come with the Production kernels issue). Input and output have independent row and column
-// strides. Out-of-domain rows (NaN, +inf, all -inf) come out NaN as ops/softmax/softmax.hpp states.
+// columns. Any width; the row is read three times from memory (the on-chip and streaming
+// variants: softmax_block_on_chip.cuh, softmax_block_regs.cuh, softmax_online.cuh). Input and output
+// have independent row and column strides. Out-of-domain rows (NaN, +inf, all -inf) come out NaN as
+// ops/softmax/softmax.hpp states.
 #pragma once
 
 #include "kernels/common/block_reduce.cuh"

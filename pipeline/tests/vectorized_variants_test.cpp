@@ -177,7 +177,7 @@ TEST(VectorVariantsPlan, VectorPathNeedsUnitStrideAndAlignedRows) {
 // exactly, and each element's addition depth stays within ops/row_sum/reference.cpp's allowance
 // (ceil(n/256) + 16 beyond 1024 columns, more below): ceil(chunk / 256) per-thread additions
 // (V = 1, the worst), 3 for the pairwise vector sum, 5 + 3 for the block, and ceil(S/32) + 5 for
-// the combine when there are S > 1 splits. The shapes fill 132 SMs with >= 1056 blocks.
+// the combine when there are S > 1 splits. The bench shapes fill 132 SMs with >= 1056 blocks.
 TEST(VectorVariantsPlan, SplitVecPlanCoversRowsWithinTheDepthBound) {
   using kverify::kernels::row_sum::split_vec_plan;
   for (long long rows : {1LL, 2LL, 16LL, 100LL, 1024LL, 300000LL})

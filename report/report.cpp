@@ -310,9 +310,10 @@ double number_or_inf(const nlohmann::json& j) { return j.is_null() ? INFINITY : 
 
 Loaded load_report(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
+  // Anything readable but a folder: a pipe such as <(git show REV:reports/emu/report.json) too.
+  if (!std::filesystem::exists(path, ec) || std::filesystem::is_directory(path, ec))
     throw InputError("--compare: cannot read " + path + ": " +
-                     (std::filesystem::exists(path, ec) ? "not a file" : "no such file") +
+                     (std::filesystem::exists(path, ec) ? "a folder" : "no such file") +
                      " (accepted: a report.json written by kverify report)");
   std::ifstream in(path);
   if (!in) throw InputError("--compare: cannot read " + path + " (accepted: a report.json written by kverify report)");

@@ -119,6 +119,10 @@ TEST(Report, CompareExitsNonZeroAndNamesACellThatCrossedItsPolicy) {
   // The same file against itself: nothing changed, exit 0.
   EXPECT_EQ(run_kverify("report --compare " + dir + "/report.json " + dir + "/report.json", &out), 0) << out;
   EXPECT_NE(out.find("0 crossed the policy"), std::string::npos) << out;
+  // A report read from a pipe (git show REV:report.json | ...) is as good as a file.
+  EXPECT_EQ(run_kverify("report --compare /dev/stdin " + dir + "/report.json <" + dir + "/report.json", &out), 0)
+      << out;
+  EXPECT_NE(out.find("0 crossed the policy"), std::string::npos) << out;
 }
 
 TEST(Report, CompareRejectsBadAndMismatchedFiles) {
@@ -132,6 +136,8 @@ TEST(Report, CompareRejectsBadAndMismatchedFiles) {
   EXPECT_NE(out.find("is not a tolerance report"), std::string::npos) << out;
   EXPECT_EQ(run_kverify("report --compare " + dir + "/report.json " + dir + "/missing.json", &out), 2) << out;
   EXPECT_NE(out.find("cannot read"), std::string::npos) << out;
+  EXPECT_EQ(run_kverify("report --compare " + dir + "/report.json " + dir, &out), 2) << out;
+  EXPECT_NE(out.find("a folder"), std::string::npos) << out;
   auto j = load_report();
   j["cells"] = nlohmann::json::array();
   std::ofstream(dir + "/empty.json") << j.dump();

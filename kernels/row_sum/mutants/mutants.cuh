@@ -6,9 +6,11 @@
 //                                  -> compute-sanitizer initcheck (emu: the scratch is NaN, fails)
 //   mutant_gpuv_divergent_barrier  a block reduction whose __syncthreads is reached from two call
 //                                  sites (odd and even threads) -> synccheck (emu: divergent barrier)
+// mutant_refuses_every_case's launcher throws: it tests that a check never passes what did not run.
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 #include "kernels/common/backend_launch.hpp"
@@ -136,6 +138,12 @@ void divergent_barrier(const LaunchRequest& r) {
     const auto a = row_sum_args<T>(r);
     KV_LAUNCH(mutants::row_sum_divergent_barrier<T>, dim3(static_cast<unsigned>(a.rows)), dim3(256), 0, r, a);
   });
+}
+
+// A launcher that refuses every Case (as a user's launcher with a host-side check too strict would):
+// no kernel runs, so no guard can have held; every property must fail it, none may count it a pass.
+void refuses_every_case(const LaunchRequest&) {
+  throw std::invalid_argument("row_sum mutant_refuses_every_case: this launcher refuses every Case");
 }
 
 }  // namespace KV_BACKEND

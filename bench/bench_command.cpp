@@ -2,6 +2,7 @@
 // whose whole group passed, with the ceiling and a baseline in the same run -> table, JSON, Markdown.
 #include "bench/bench_command.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -226,6 +227,11 @@ int run_bench(const BenchOptions& o) {
     const Verdict& v = gates[i].verdict;
     ++row.gate_cases;
     row.gate_seconds += gates[i].seconds;
+    if (v.outcome == Outcome::skipped) {  // never timed: a kernel is timed only where its gate ran
+      ++row.gate_not_run;
+      row.not_timed_reason = "not timed: the gate did not run: " + v.reason;
+      std::printf("NOT RUN  %s: %s\n", v.reproduce.c_str(), v.reason.c_str());
+    }
     if (v.outcome == Outcome::fail) {
       ++row.gate_failed;
       any_fail = true;
@@ -240,11 +246,12 @@ int run_bench(const BenchOptions& o) {
                              std::to_string(row.gate_cases) + " Cases";
 
   // 2. Timing, one Case at a time, nothing else on the GPU.
-  int status = any_fail ? kFail : kPass;
+  const bool any_not_run = std::any_of(report.rows.begin(), report.rows.end(), [](auto& r) { return r.gate_not_run; });
+  int status = any_fail ? kFail : any_not_run ? kNotRun : kPass;
   if (!gpu) {
     report.note = "cannot time: no GPU (" + why_no_gpu + "); the gate ran on emu";
     for (auto& row : report.rows)
-      if (!row.gate_failed) row.not_timed_reason = "not timed: no GPU";
+      if (!row.gate_failed && !row.gate_not_run) row.not_timed_reason = "not timed: no GPU";
     if (!any_fail) status = kNotRun;
   } else {
     const auto timing_start = std::chrono::steady_clock::now();
@@ -269,7 +276,7 @@ int run_bench(const BenchOptions& o) {
       for (std::size_t i = 0; i < cases.size(); ++i) {
         if (!cases[i].timed) continue;
         BenchRow& row = report.rows[row_of.at(cases[i].group)];
-        if (row.gate_failed) continue;
+        if (row.gate_failed || row.gate_not_run) continue;
         time_row(cases[i], timer, warmup, reps, hw, row);
         std::fprintf(stderr, "  timed %s: %.4f ms\n", row.case_line.c_str(), row.timing->median);
       }
@@ -290,7 +297,10 @@ int run_bench(const BenchOptions& o) {
 
   std::printf("\n%s", format_table(report).c_str());
   for (const auto& row : report.rows)
-    std::printf("gate %s %s: %s\n", row.case_line.c_str(), row.gate_failed ? "FAILED" : "passed",
+    std::printf("gate %s %s: %s\n", row.case_line.c_str(),
+                row.gate_failed    ? "FAILED"
+                : row.gate_not_run ? "NOT RUN"
+                                   : "passed",
                 row.gate_coverage.c_str());
   std::printf("gate: %zu Cases in %.1f s%s\n", cases.size(), report.gate_seconds,
               gpu ? ("; timing " + std::to_string(static_cast<int>(report.timing_seconds)) + " s").c_str() : "");

@@ -5,6 +5,7 @@
 
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
+#include "pipeline/memory_plan.hpp"
 #include "pipeline/run_case.hpp"  // materialize, guarded_run, compare_runs, decide_outcome, subject_of
 #include "pipeline/sampled_check.hpp"
 
@@ -35,6 +36,12 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
   const std::vector<std::int64_t> rows = reference_rows(c, o, &result.coverage);
   result.rows_checked = static_cast<std::int64_t>(rows.size());
   result.rows_total = c.layout(c.op->output_tensor()).rows;
+  const MemoryNeed need = memory_need(c, 2, result.rows_checked * c.layout(c.op->output_tensor()).cols);
+  if (const auto refusal = memory_refusal(need, c.backend)) {
+    verdict.outcome = Outcome::skipped;
+    verdict.reason = "the gate " + *refusal;
+    return finish();
+  }
 
   std::vector<GuardedImage> first = materialize(c, threads);
   std::vector<GuardedImage> second = first;  // pristine inputs for the reference and run 2

@@ -17,8 +17,9 @@ std::string fmt(const char* f, double v) {
 double gbps(const BenchRow& r) { return r.timing ? r.ideal_bytes / (r.timing->median * 1e-3) / 1e9 : 0; }
 
 std::string gate_cell(const BenchRow& r) {
-  return r.gate_failed ? "FAIL " + std::to_string(r.gate_failed) + "/" + std::to_string(r.gate_cases)
-                       : "pass " + std::to_string(r.gate_cases) + " Cases";
+  if (r.gate_failed) return "FAIL " + std::to_string(r.gate_failed) + "/" + std::to_string(r.gate_cases);
+  if (r.gate_not_run) return "NOT RUN " + std::to_string(r.gate_not_run) + "/" + std::to_string(r.gate_cases);
+  return "pass " + std::to_string(r.gate_cases) + " Cases";
 }
 
 // Ours over the baseline in speed: baseline time / our time (> 1: ours is faster).
@@ -115,6 +116,7 @@ std::string to_json(const BenchReport& r) {
               {"gate",
                {{"cases", row.gate_cases},
                 {"failed", row.gate_failed},
+                {"not_run", row.gate_not_run},
                 {"coverage", row.gate_coverage},
                 {"seconds", row.gate_seconds},
                 {"failing", row.failing_lines}}},

@@ -20,8 +20,8 @@ struct BaselineResult {
 struct BenchRow {
   std::string op, variant, dtype, shape, case_line;
   // The gate over the timed Case and its extra Cases.
-  int gate_cases = 0, gate_failed = 0;
-  std::string gate_coverage;  // the timed Case's reference coverage
+  int gate_cases = 0, gate_failed = 0, gate_not_run = 0;  // not run: too big for this machine, say
+  std::string gate_coverage;                              // the timed Case's reference coverage
   double gate_seconds = 0;
   std::vector<std::string> failing_lines;  // reproduce lines of the failing Cases
   std::optional<Timing> timing;            // none when refused or not timed

@@ -148,11 +148,16 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
   std::printf("%d passed, %d failed (%.1f s)\n", passed, failed, report.seconds);
   if (failed > 0) return 1;
   if (write_error) return 2;  // an output that could not be written is never a pass
-  if (options.backends_requested && !report.not_run.empty()) return 3;
-  if (report.boundary.empty() && report.properties.empty()) {
+  const bool nothing_checked = report.boundary.empty() && report.properties.empty();
+  if (nothing_checked && !report.not_run.empty()) {
+    std::printf("nothing was checked here: see NOT RUN above\n");
+    return 3;
+  }
+  if (nothing_checked) {
     std::printf("nothing was checked: no variant or property matched the filters\n");
     return 2;
   }
+  if (options.backends_requested && !report.not_run.empty()) return 3;
   return 0;
 }
 

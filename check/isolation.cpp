@@ -286,7 +286,7 @@ int run_check_isolated(const CheckOptions& options) {
     for (const auto& v : all_variants()) {
       if (options.op && v.op != *options.op) continue;
       if (options.variant ? v.name != *options.variant : v.mutant) continue;
-      if (!variant_not_on_backend(v, backend).empty()) continue;  // noted above
+      if (not_on_backend(v, backend)) continue;  // noted above
       variants.push_back(&v);
     }
     for (const Variant* v : variants) {

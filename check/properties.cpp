@@ -1,49 +1,16 @@
 // Part (2) of `kverify check`: the property catalogue through RapidCheck, with budgets, progress,
 // the property x variant table, and each failure's shrunk Case.
-#include <rapidcheck.h>
-
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <sstream>
 
 #include "check/catalogue.hpp"
 #include "check/isolation.hpp"
 #include "check/report.hpp"
 #include "properties/catalogue.hpp"
+#include "properties/check_property.hpp"
 
 namespace kverify {
-namespace {
-
-struct Outcome {
-  bool passed = true;
-  int cases = 0;
-  std::string failure;  // RapidCheck's description (our Verdict with its reproduce line) + counterexample
-};
-
-Outcome check_one(const properties::Property& p, const properties::Context& ctx, std::uint64_t seed, int cases) {
-  rc::detail::TestParams params;
-  params.seed = seed;
-  params.maxSuccess = cases;
-  params.maxSize = 100;
-  rc::detail::TestMetadata metadata;
-  metadata.id = std::string(p.name);
-  metadata.description = std::string(p.name);
-  const auto result = rc::detail::checkProperty(rc::detail::toProperty([&p, ctx] { p.run(ctx); }), metadata, params);
-  Outcome out;
-  if (result.template is<rc::detail::SuccessResult>()) {
-    out.cases = result.template get<rc::detail::SuccessResult>().numSuccess;
-    return out;
-  }
-  out.passed = false;
-  std::ostringstream text;
-  rc::detail::printResultMessage(result, text);
-  out.failure = text.str();
-  if (result.template is<rc::detail::FailureResult>())
-    out.cases = result.template get<rc::detail::FailureResult>().numSuccess + 1;
-  return out;
-}
-
-}  // namespace
 
 int run_properties(const CheckOptions& options, Backend backend, CheckReport& report) {
   std::vector<const properties::Property*> selected;
@@ -66,7 +33,7 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
     if (options.seconds > 0) {
       // A time budget: measure two cases, then give this property its share of what is left.
       const auto t0 = std::chrono::steady_clock::now();
-      check_one(p, ctx, options.seed, 2);
+      properties::check_property(p, ctx, options.seed, 2);
       const double per_case =
           std::max(1e-4, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 2);
       const double left =
@@ -75,7 +42,7 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
       tally.clear();
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const Outcome outcome = check_one(p, ctx, options.seed, cases);
+    const properties::PropertyRun outcome = properties::check_property(p, ctx, options.seed, cases);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "  [%zu/%zu] %s %s: %s (%d cases, %.1f s)\n", i + 1, selected.size(),
                  std::string(name(backend)).c_str(), std::string(p.name).c_str(), outcome.passed ? "ok" : "FAILED",

@@ -12,15 +12,6 @@
 
 namespace kverify {
 
-// Why variant v cannot run on this backend whatever the Case, or an empty string.
-inline std::string variant_not_on_backend(const Variant& v, Backend backend) {
-  const std::string who = std::string(v.op) + "/" + std::string(v.name);
-  if (backend == Backend::emu && !v.on_emu)
-    return who + " does not run on emu: " + std::string(v.emu_unsupported_reason);
-  if (backend == Backend::cuda && !v.launch_cuda) return who + " has no cuda launcher in this build";
-  return "";
-}
-
 // Records, for one backend, the variants the filters select that cannot run there; true when
 // none of the selected variants can (nothing else to do on this backend).
 inline bool note_variants_not_on_backend(const CheckOptions& options, Backend backend, CheckReport& report) {
@@ -29,9 +20,9 @@ inline bool note_variants_not_on_backend(const CheckOptions& options, Backend ba
     if (options.op && v.op != *options.op) continue;
     if (options.variant ? v.name != *options.variant : v.mutant) continue;
     ++selected;
-    if (std::string why = variant_not_on_backend(v, backend); !why.empty()) {
+    if (const auto why = not_on_backend(v, backend)) {
       ++refused;
-      (options.variant ? report.not_run : report.skipped).push_back(std::string(name(backend)) + ": " + why);
+      (options.variant ? report.not_run : report.skipped).push_back(std::string(name(backend)) + ": " + *why);
     }
   }
   return selected > 0 && refused == selected;

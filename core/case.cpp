@@ -1,6 +1,7 @@
 #include "core/case.hpp"
 
 #include <charconv>
+#include <limits>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -9,15 +10,18 @@ namespace kverify {
 namespace {
 
 [[noreturn]] void bad(std::string_view token, const std::string& what) {
-  throw InputError("bad Case token '" + std::string(token) + "': " + what);
+  throw InputError("bad Case token " + shown(token) + ": " + what);
 }
 
 template <typename Int>
 Int parse_int(std::string_view text, std::string_view token, std::string_view what) {
   Int v{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc::result_out_of_range && end == text.data() + text.size())
+    bad(token, shown(text) + " is too large (accepted: " + std::string(what) + ", at most " +
+                   std::to_string(std::numeric_limits<Int>::max()) + ")");
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    bad(token, "'" + std::string(text) + "' is not " + std::string(what));
+    bad(token, shown(text) + " is not " + std::string(what));
   return v;
 }
 
@@ -131,17 +135,16 @@ const FieldImpl kFields[] = {
        const auto colon = v.find(':');
        const auto recipe_name = v.substr(0, colon);
        const RecipeInfo* r = find_recipe(recipe_name);
-       if (!r) bad(token, "unknown value recipe '" + std::string(recipe_name) + "' (accepted: " + recipes_list() + ")");
+       if (!r) bad(token, "unknown value recipe " + shown(recipe_name) + " (accepted: " + recipes_list() + ")");
        c.values = ValueRecipe{std::string(r->name), r->default_param, false};
+       if (colon != std::string_view::npos && !r->domain.takes_param) bad(token, recipe_param_problem(*r, 0));
        if (colon != std::string_view::npos) {
          const auto p = v.substr(colon + 1);
          double d{};
          const auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), d);
          if (p.empty() || ec != std::errc() || end != p.data() + p.size() || !std::isfinite(d))
-           bad(token, "'" + std::string(p) + "' is not a finite number (e.g. values=normal:1e3)");
-         if (r->name == "int" && (d < 0 || d != std::floor(d) || d > 1e15))
-           bad(token, "int:K takes a whole number K in [0, 1e15]");
-         if (r->name == "negative" && d < 0) bad(token, "negative:S takes a scale S >= 0 (the values stay negative)");
+           bad(token, shown(p) + " is not a finite number (e.g. values=normal:1e3)");
+         if (const std::string problem = recipe_param_problem(*r, d); !problem.empty()) bad(token, problem);
          c.values.param = d;
          c.values.param_given = true;
        }
@@ -267,7 +270,7 @@ Case parse_case(std::string_view line) {
     if (token.substr(0, 3) != "op=") continue;
     if (c.op) bad(token, "op is given twice");
     c.op = find_op(token.substr(3));
-    if (!c.op) bad(token, "unknown op '" + std::string(token.substr(3)) + "' (accepted: " + op_names() + ")");
+    if (!c.op) bad(token, "unknown op " + shown(token.substr(3)) + " (accepted: " + op_names() + ")");
   }
   if (!c.op) throw InputError("Case has no op=NAME token (accepted ops: " + op_names() + ")");
 
@@ -280,7 +283,7 @@ Case parse_case(std::string_view line) {
     const auto value = token.substr(eq + 1);
     if (key == "op") continue;
     for (const auto& s : seen)
-      if (s == key) bad(token, "key '" + std::string(key) + "' is given twice");
+      if (s == key) bad(token, "key " + shown(key) + " is given twice");
     seen.emplace_back(key);
 
     const FieldImpl* field = nullptr;
@@ -296,15 +299,15 @@ Case parse_case(std::string_view line) {
         for (int t = 0; t < c.op->tensor_count; ++t)
           if (c.op->tensors()[t].name == tname) tensor = t;
         if (tensor < 0)
-          bad(token, "op " + std::string(c.op->name) + " has no tensor '" + std::string(tname) +
-                         "' (its tensors: " + tensors_list(*c.op) + ")");
+          bad(token, "op " + std::string(c.op->name) + " has no tensor " + shown(tname) +
+                         " (its tensors: " + tensors_list(*c.op) + ")");
         field = &f;
       }
     }
     if (!field) {
       std::string keys;
       for (const auto& f : kFields) keys += (keys.empty() ? "" : ", ") + std::string(f.doc.key);
-      bad(token, "unknown key '" + std::string(key) + "' (accepted: " + keys + ")");
+      bad(token, "unknown key " + shown(key) + " (accepted: " + keys + ")");
     }
     field->parse(c, value, token, tensor);
     if (key == "shape") c.shape.shrink_to_fit();
@@ -329,6 +332,9 @@ Case parse_case(std::string_view line) {
     if (c.placement[t].strides && *c.placement[t].strides == std::pair{l.cols, std::int64_t{1}})
       c.placement[t].strides.reset();
   }
+  if (c.schedule != 0 && c.backend == Backend::cuda)  // kept, it would claim a thread order the GPU never took
+    bad("schedule=" + std::to_string(c.schedule),
+        "a thread order is emu's to choose, not the GPU's (accepted: schedule with backend=emu)");
   return c;
 }
 

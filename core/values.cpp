@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 
@@ -24,6 +25,25 @@ const RecipeInfo* find_recipe(std::string_view name) {
   for (const auto& r : kRecipes)
     if (r.name == name) return &r;
   return nullptr;
+}
+
+std::string recipe_param_problem(const RecipeInfo& recipe, double param) {
+  const ParamDomain& d = recipe.domain;
+  const std::string name(recipe.name);
+  if (!d.takes_param) return name + " takes no parameter (accepted: values=" + name + ")";
+  if (param >= d.min && param <= d.max && (!d.whole || param == std::floor(param))) return "";
+  const auto bound = [](double b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", b);
+    return std::string(buf);
+  };
+  std::string accepted = d.whole ? "a whole number" : "a number";
+  if (d.max >= 1e300)
+    accepted += " >= " + bound(d.min);
+  else
+    accepted += " in " + bound(d.min) + ".." + bound(d.max);
+  const std::string form(recipe.meaning.substr(0, recipe.meaning.find(' ')));  // "ties:K"
+  return form + ": " + form.substr(form.find(':') + 1) + " must be " + accepted;
 }
 
 double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col,

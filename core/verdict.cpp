@@ -1,5 +1,6 @@
 #include "core/verdict.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -7,6 +8,7 @@ namespace kverify {
 namespace {
 
 std::string num(double v) {
+  if (std::isnan(v)) return "NaN";  // printf's "-nan" says a sign bit no one asked about
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -257,6 +258,21 @@ std::optional<std::string> target_of_path(const fs::path& p) {
   return found;
 }
 
+// The Case of a .case file (a regression kept by `kverify fuzz`: one Case line), read as the target's
+// replay reads it, so that an empty or malformed file is bad input (2) before anything is built or run.
+Case case_of_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) throw InputError(shown(path) + ": cannot be read");
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError(shown(path) + ": no Case line in it (accepted: a .case file of one Case line)");
+  try {
+    return parse_case(text);
+  } catch (const InputError& e) {
+    throw InputError(shown(path) + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 std::string target_list() {
@@ -287,11 +303,15 @@ int replay_command(const ReplayArgs& args) {
   };
   for (const auto& p : paths) {
     std::error_code ec;
-    if (!fs::exists(p, ec)) throw InputError("'" + p + "' does not exist");
+    if (!fs::exists(p, ec)) throw InputError(shown(p) + " does not exist");
+    const bool case_file = fs::path(p).extension() == ".case" && !fs::is_directory(p, ec);
+    const std::optional<Case> line = case_file ? std::optional<Case>(case_of_file(p)) : std::nullopt;
     if (target) {
       add(*target, p);
-    } else if (auto t = target_of_path(p)) {
-      add(*t, p);
+    } else if (line && !target_of_path(p)) {  // a .case line names its op, and so its target
+      add(std::string(line->op->name), p);
+    } else if (target_of_path(p)) {
+      add(*target_of_path(p), p);
     } else if (fs::is_directory(p, ec)) {
       bool any = false;
       std::vector<fs::path> subs;

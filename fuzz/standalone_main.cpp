@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> args = p.operands;
     const Target* target = find_target(args[0]);
     if (!target || target->kind == Kind::cli)
-      throw InputError("unknown target " + cli::shown(args[0]) + " (accepted: " + target_list() + ")");
+      throw InputError("unknown target " + shown(args[0]) + " (accepted: " + target_list() + ")");
     RunOptions options = options_from_environment(*target);
     if (const auto b = p.get("--backend")) options.backend = *b == "cuda" ? Backend::cuda : Backend::emu;
     const double seconds = static_cast<double>(p.whole("--time", 60));

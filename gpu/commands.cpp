@@ -20,6 +20,7 @@
 #include "core/json.hpp"
 #include "core/output_file.hpp"
 #include "core/parallel.hpp"
+#include "core/progress.hpp"
 #include "gpu/huge_plan.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
@@ -64,8 +65,8 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
     probe.variant = std::string(v.name);
     if (!unsupported(v, probe, backend)) variants.push_back(&v);
   }
-  const MemoryNeed need = memory_need(c);
   const auto rows = sampled_rows(c, SampleOptions{0, 10, c.seed + 17});
+  const MemoryNeed need = huge_memory_need(c, static_cast<std::int64_t>(rows.size()));
   std::int64_t elements = 0, footprint = 0;  // of the largest tensor
   for (int t = 0; t < c.op->tensor_count; ++t) {
     elements = std::max(elements, c.layout(t).elements());
@@ -85,7 +86,7 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
                 std::string(name(backend)).c_str());
     return kNotRun;
   }
-  if (const auto refusal = memory_refusal(c, backend)) {
+  if (const auto refusal = memory_refusal(need, backend)) {
     std::printf("  NOT RUN: %s\n", refusal->c_str());
     return kNotRun;
   }
@@ -95,6 +96,8 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
   }
   std::fflush(stdout);
   const auto t0 = std::chrono::steady_clock::now();
+  const ProgressWatch progress("kverify huge", &case_progress);  // a huge Case's steps take minutes
+  begin_step("making the inputs");
   std::vector<GuardedImage> images = materialize(c, hardware_threads());
   std::vector<std::uint64_t> input_hash(static_cast<std::size_t>(c.op->tensor_count), 0);
   for (int t = 0; t < c.op->tensor_count; ++t)
@@ -115,6 +118,7 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
     std::vector<std::string> problems;
     bool launched = true;
     try {
+      begin_step("run 1 of 1 of the kernel");
       execute(backend, *v, c, images);
     } catch (const std::exception& e) {
       problems.push_back(std::string("[launch] ") + e.what());
@@ -125,6 +129,7 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
     const bool context_lost = !launched && device_context_lost(backend, &lost);
     Verdict sampled;
     if (launched) {
+      begin_step("the guards and the reference on sampled rows");
       for (int t = 0; t < c.op->tensor_count; ++t) {
         std::size_t total = 0;
         const auto damaged = images[t].damaged_canaries(4, &total);
@@ -158,9 +163,14 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
                            " element(s) of the sampled rows outside tolerance");
         for (const auto& m : sampled.first_mismatches) {
           char line[200];
-          std::snprintf(line, sizeof line, "  (%lld,%lld): got %.9g, expected %.9g (%s where %s expected)",
-                        static_cast<long long>(m.row), static_cast<long long>(m.col), m.got, m.expected,
-                        m.got_class.c_str(), m.expected_class.c_str());
+          const auto text = [](double v) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.9g", v);
+            return std::isnan(v) ? std::string("NaN") : std::string(b);
+          };
+          std::snprintf(line, sizeof line, "  (%lld,%lld): got %s, expected %s (%s where %s expected)",
+                        static_cast<long long>(m.row), static_cast<long long>(m.col), text(m.got).c_str(),
+                        text(m.expected).c_str(), m.got_class.c_str(), m.expected_class.c_str());
           problems.push_back(line);
         }
       }
@@ -204,7 +214,22 @@ int run_huge(const HugeOptions& o) {
   const auto& variant = o.variant;
   const bool plan_only = o.plan_only;
   std::vector<std::string> lines = o.cases.empty() ? huge_case_lines() : o.cases;
-  for (const auto& line : lines) parse_case(line);  // bad input is reported before anything runs
+  // Bad input is reported before anything runs: a Case that contradicts the options, or that the
+  // filters would leave out, is an error, never a silent override or an empty run.
+  for (const auto& line : lines) {
+    const Case c = parse_case(line);
+    if (o.cases.empty()) continue;
+    if (c.backend != Backend::automatic && c.backend != backend)
+      throw InputError("--case " + shown(line) + " says backend=" + std::string(name(c.backend)) +
+                       " but --backend is " + std::string(name(backend)) +
+                       " (accepted: the same backend, or none in the Case)");
+    if (op && c.op->name != *op)
+      throw InputError("--case " + shown(line) + " is a Case of " + std::string(c.op->name) + " but --op is " + *op +
+                       " (accepted: Cases of --op's op, or no --op)");
+    if (variant && !find_variant(c.op->name, *variant))
+      throw InputError("--case " + shown(line) + ": --variant " + *variant + " is not a variant of " +
+                       std::string(c.op->name) + " (accepted: one of `kverify list` for that op)");
+  }
   if (!plan_only)
     report_faults_of("kverify huge (the Case and variant printed last)");  // emu: a wild write is a SIGSEGV here
   if (std::string why; !plan_only && !backend_available(backend, &why)) {

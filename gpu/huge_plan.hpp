@@ -11,24 +11,12 @@
 #include <vector>
 
 #include "core/case.hpp"
+#include "pipeline/memory_plan.hpp"
 
 namespace kverify {
 
-struct MemoryNeed {
-  std::uint64_t device = 0;  // every tensor's guarded buffer (+ canaries) on the device
-  std::uint64_t host = 0;    // the guarded host images, one input set and one output set, + bitmaps
-};
-MemoryNeed memory_need(const Case& c);
-
-// Available memory: host MemAvailable (/proc/meminfo), the device's free memory (cudaMemGetInfo).
-// KVERIFY_MEMORY_LIMIT_GIB=N caps both (to test the refusal, or to leave room for other work).
-std::uint64_t host_available_bytes();
-std::optional<std::uint64_t> device_free_bytes();  // nullopt without a GPU
-
-// nullopt when the Case fits on `backend` here; else "needs X GiB of host|device memory, Y GiB free".
-std::optional<std::string> memory_refusal(const Case& c, Backend backend);
-
-std::string gib(std::uint64_t bytes);  // "12.3 GiB"
+// What `huge` holds: one set of guarded images, the reference's expectations for the sampled rows.
+MemoryNeed huge_memory_need(const Case& c, std::int64_t sampled_rows);
 
 // The huge Cases, one line each (every op, > 2^31 elements, offsets past 4 GiB).
 std::vector<std::string> huge_case_lines();

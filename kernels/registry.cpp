@@ -33,13 +33,19 @@ const Variant* find_variant(std::string_view op, std::string_view name) {
   return nullptr;
 }
 
-std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend backend) {
+std::optional<std::string> not_on_backend(const Variant& v, Backend backend) {
   const std::string who = std::string(v.op) + "/" + std::string(v.name);
-  if (!v.supports(c.dtype)) return who + " does not support dtype " + std::string(name(c.dtype));
   if (backend == Backend::emu && !v.on_emu)
     return who + " does not run on emu: " + std::string(v.emu_unsupported_reason);
   if (backend == Backend::cuda && !v.launch_cuda)
     return who + " has no cuda launcher in this build (built without CUDA)";
+  return std::nullopt;
+}
+
+std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend backend) {
+  const std::string who = std::string(v.op) + "/" + std::string(v.name);
+  if (!v.supports(c.dtype)) return who + " does not support dtype " + std::string(name(c.dtype));
+  if (auto why = not_on_backend(v, backend)) return why;
   const Layout2D x = c.layout(0);
   if (x.rows > v.max_rows) return who + " takes at most " + std::to_string(v.max_rows) + " rows";
   if (x.cols > v.max_cols) return who + " takes at most " + std::to_string(v.max_cols) + " columns";

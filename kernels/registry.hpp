@@ -67,7 +67,11 @@ const Variant* find_variant(std::string_view op, std::string_view name);
 // The variant `auto` picks for this Case (never a mutant), or nullopt with the reason.
 const Variant* choose_variant(const Case& c, std::string* why_none);
 
-// Why this variant cannot run this Case on this backend, or nullopt.
+// Why this variant cannot run on this backend whatever the Case (a cuda-only tensor-core kernel on
+// emu, no cuda launcher in this build), or nullopt: "not run here", where the same Case runs elsewhere.
+std::optional<std::string> not_on_backend(const Variant& v, Backend backend);
+
+// Why this variant cannot run this Case on this backend (not_on_backend's reasons first), or nullopt.
 std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend backend);
 
 }  // namespace kverify

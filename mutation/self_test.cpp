@@ -1,12 +1,10 @@
 #include "mutation/self_test.hpp"
 
-#include <rapidcheck.h>
-
 #include <chrono>
 #include <map>
-#include <sstream>
 
 #include "properties/catalogue.hpp"
+#include "properties/check_property.hpp"
 
 namespace kverify::properties {
 
@@ -17,19 +15,12 @@ Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int
     if (p.op->name != mutant.op) continue;
     std::map<std::string, Context::Tally> tally;
     const Context ctx{backend, std::string(mutant.name), std::nullopt, &tally};
-    rc::detail::TestParams params;
-    params.seed = seed;
-    params.maxSuccess = cases_per_property;
-    rc::detail::TestMetadata metadata;
-    metadata.id = std::string(p.name);
-    const auto result = rc::detail::checkProperty(rc::detail::toProperty([&p, ctx] { p.run(ctx); }), metadata, params);
+    const PropertyRun run = check_property(p, ctx, seed, cases_per_property);
     for (const auto& [name, t] : tally) kill.cases += t.cases;
-    if (!result.template is<rc::detail::SuccessResult>()) {
+    if (!run.passed) {
       kill.killed = true;
       kill.property = std::string(p.name);
-      std::ostringstream text;
-      rc::detail::printResultMessage(result, text);
-      kill.counterexample = text.str();
+      kill.counterexample = run.failure;
       break;
     }
   }

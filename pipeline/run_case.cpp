@@ -9,12 +9,15 @@
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "core/progress.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
+#include "pipeline/memory_plan.hpp"
 #include "reference/baseline.hpp"
 #include "reference/compare.hpp"
+#include "runtime/emu/scheduler.hpp"
 
 namespace kverify {
 namespace {
@@ -154,9 +157,29 @@ void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict
     verdict.guards.push_back({"nondeterministic", first.name(), std::to_string(changed) + " elements differ in all"});
 }
 
+std::string case_progress() {
+  const StepCounter& step = current_step();
+  const std::string name = step.name.load(std::memory_order_relaxed);
+  if (name.empty()) return "starting";
+  if (const auto total = step.total.load(std::memory_order_relaxed); total > 0)
+    return name + ": " +
+           fraction_with_estimate(step.done.load(std::memory_order_relaxed), total, "rows", seconds_in_step());
+  const emu::LaunchProgress& p = emu::launch_progress();  // the GPU's blocks are not counted
+  const auto done = p.blocks_done.load(std::memory_order_relaxed),
+             total = p.blocks_total.load(std::memory_order_relaxed);
+  if (!name.starts_with("run ") || total == 0 || done > total) return name;
+  return name + ": " +
+         fraction_with_estimate(static_cast<std::int64_t>(done), static_cast<std::int64_t>(total), "blocks",
+                                seconds_in_step());
+}
+
 Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
   Case c = input;
   c.backend = resolve_backend(input.backend);
+  if (c.schedule != 0 && c.backend == Backend::cuda)
+    throw InputError("bad Case token 'schedule=" + std::to_string(c.schedule) +
+                     "': backend auto is cuda on this machine, and a thread order is emu's to choose "
+                     "(accepted: schedule with backend=emu)");
 
   const Variant* variant = nullptr;
   if (c.variant == "auto") {
@@ -171,6 +194,14 @@ Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
         if (v.op == c.op->name) known += (known.empty() ? "" : ", ") + std::string(v.name);
       throw InputError("unknown variant '" + c.variant + "' of op " + std::string(c.op->name) +
                        " (registered: " + (known.empty() ? "none yet" : known) + "; see `kverify list`)");
+    }
+    if (auto why = not_on_backend(*variant, c.backend)) {  // the same line runs on the other backend
+      Verdict verdict;
+      verdict.outcome = Outcome::skipped;
+      verdict.reproduce = c.to_text();
+      verdict.subject = subject_of(c);
+      verdict.reason = *why;
+      return verdict;
     }
     if (auto problem = unsupported(*variant, c, c.backend)) throw InputError(*problem);
   }
@@ -195,17 +226,27 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     verdict.reason = "backend " + std::string(name(c.backend)) + " is not available here: " + why;
     return finish(verdict);
   }
+  if (const auto refusal = memory_refusal(full_check_need(c), c.backend)) {
+    verdict.outcome = Outcome::skipped;
+    verdict.reason = "the check " + *refusal;
+    return finish(verdict);
+  }
 
   const auto tolerance = c.op->tolerance(c);
   verdict.tolerance = tolerance->describe();
 
+  begin_step("making the inputs");
   std::vector<GuardedImage> first = materialize(c);
   // The second run's images: a copy of materialize(c)'s (a pure function of the Case), taken
   // before anything runs; generating the values again cost as much as copying them ten times.
   std::vector<GuardedImage> second = first;
+  begin_step("the exact reference");
   const Expectations want = c.op->reference(c, input_views(c, first));  // inputs are never written: checked below
+  begin_step("run 1 of 2 of the kernel");
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
+  begin_step("run 2 of 2 of the kernel");
   if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
+  begin_step("the comparison against the reference and the eager baseline");
 
   for (int t = 0; t < c.op->tensor_count; ++t)
     if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict);
@@ -218,13 +259,9 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
         check_against_baseline(first[t].view(), c.op->eager_baseline(c, input_views(c, first)), want, *tolerance);
     verdict.stats.baseline_kernel_ulps = base.kernel_max_ulps;
     verdict.stats.baseline_eager_ulps = base.baseline_max_ulps;
-    if (!base.ok) {
-      char detail[200];
-      std::snprintf(detail, sizeof detail,
-                    "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units",
-                    base.kernel_max_ulps, kBaselineFactor, base.baseline_max_ulps, base.allowed_ulps);
-      verdict.guards.push_back({"baseline", first[t].name(), detail});
-    }
+    if (!base.ok)
+      verdict.guards.push_back(
+          {"baseline", first[t].name(), baseline_rule_violation(base.kernel_max_ulps, base.baseline_max_ulps)});
     verdict.first_mismatches = std::move(cmp.first_mismatches);
     verdict.failed_rows = std::move(cmp.failed_rows);
   }

@@ -44,4 +44,8 @@ void decide_outcome(Verdict& verdict);
 // "op/variant dtype shape on backend", the Verdict's subject.
 std::string subject_of(const Case& c);
 
+// A progress line for the Case in flight: its step, with the rows it has done (a reference that counts
+// them) or on emu the kernel's blocks, and an estimate of the time left in the step.
+std::string case_progress();
+
 }  // namespace kverify

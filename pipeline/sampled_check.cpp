@@ -142,15 +142,9 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
   if (failed_rows.size() > Verdict::kMaxListed) failed_rows.resize(Verdict::kMaxListed);
   total.baseline_kernel_ulps = kernel_units;
   total.baseline_eager_ulps = eager_units;
-  // The baseline rule over the sampled elements, as check_against_baseline states it.
-  const double allowed = kBaselineFactor * eager_units + kBaselineSlack;
-  if (kernel_units > allowed) {
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units", kernel_units,
-                  kBaselineFactor, eager_units, allowed);
-    verdict.guards.push_back({"baseline", got.name(), detail});
-  }
+  // The baseline rule over the sampled elements.
+  if (std::string broken = baseline_rule_violation(kernel_units, eager_units); !broken.empty())
+    verdict.guards.push_back({"baseline", got.name(), std::move(broken)});
   verdict.stats = total;
   verdict.first_mismatches = std::move(mismatches);
   verdict.failed_rows = std::move(failed_rows);

@@ -6,6 +6,8 @@
 // op's eager composition is OpSpec::eager_baseline (ops/<op>/reference.cpp).
 #pragma once
 
+#include <string>
+
 #include "core/dtype.hpp"
 
 namespace kverify {
@@ -16,6 +18,9 @@ namespace kverify {
 // or two off (the GPU's expf differs from the host's by up to 2 ulp). Calibration: docs/tolerance.md.
 inline constexpr double kBaselineFactor = 2.0;
 inline constexpr double kBaselineSlack = 2.0;
+
+// The rule applied to the two largest errors: empty when it holds, else what a guard line says.
+std::string baseline_rule_violation(double kernel_units, double eager_units);
 
 // What an eager framework stores after each op: an f32 value rounded to the storage dtype.
 struct StorageRounding {

@@ -1,6 +1,7 @@
 #include "reference/compare.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "reference/baseline.hpp"
 #include "reference/metrics.hpp"
@@ -97,9 +98,19 @@ BaselineCheck check_against_baseline(const TensorView& out, const std::vector<do
       if (!std::isnan(base))
         check.baseline_max_ulps = std::max(check.baseline_max_ulps, std::fabs(base - e.value) / unit);
     }
-  check.allowed_ulps = kBaselineFactor * check.baseline_max_ulps + kBaselineSlack;
+  check.allowed_ulps = kBaselineFactor * check.baseline_max_ulps + kBaselineSlack;  // baseline_rule_violation's
   check.ok = check.kernel_max_ulps <= check.allowed_ulps;
   return check;
+}
+
+std::string baseline_rule_violation(double kernel_units, double eager_units) {
+  const double allowed = kBaselineFactor * eager_units + kBaselineSlack;
+  if (kernel_units <= allowed) return "";
+  char detail[200];
+  std::snprintf(detail, sizeof detail,
+                "max error %.4g units exceeds %.3g x the eager baseline's %.4g + slack = %.4g units", kernel_units,
+                kBaselineFactor, eager_units, allowed);
+  return detail;
 }
 
 }  // namespace kverify

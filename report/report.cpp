@@ -219,6 +219,9 @@ int sweep(const Options& o) {
   {
     std::error_code ec;
     std::filesystem::create_directories(out_dir + "/plots", ec);
+    if (ec)
+      throw InputError("--out " + shown(out_dir) + ": cannot create " + out_dir + "/plots: " + ec.message() +
+                       " (accepted: a folder this user can create or write)");
     if (const auto problem = output_path_problem(out_dir + "/plots/report.svg")) throw InputError("--out: " + *problem);
   }
 

@@ -3,6 +3,7 @@
 
 #include "core/case.hpp"
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/fault_report.hpp"
@@ -17,7 +18,10 @@ int run_one(const ParsedOptions& o) {
   for (const auto& a : o.operands) line += (line.empty() ? "" : " ") + a;
   const Case c = parse_case(line);
   report_faults_of(c.to_text());  // a crashing kernel still ends in a FAIL line, exit 1
-  const Verdict v = run_case(c);
+  const Verdict v = [&] {
+    const ProgressWatch progress("kverify run", &case_progress);  // silent unless the Case takes > 5 s
+    return run_case(c);
+  }();
   std::printf("%s\n", format(v).c_str());
   if (std::string why; v.outcome == Outcome::fail && device_context_lost(resolve_backend(c.backend), &why))
     std::printf("device fault: %s: the kernel faulted and the CUDA context is lost\n", why.c_str());

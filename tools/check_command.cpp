@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "check/catalogue.hpp"
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
 #include "properties/catalogue.hpp"
 #include "tools/command.hpp"
 
@@ -84,8 +86,18 @@ int check(const ParsedOptions& p) {
   }
   o.op = p.get("--op");
   o.variant = p.get("--variant");
+  if (o.op && o.variant && !find_variant(*o.op, *o.variant)) {  // the filters would select nothing
+    std::string theirs;
+    for (const auto& v : all_variants())
+      if (v.op == *o.op && !v.mutant) theirs += (theirs.empty() ? "" : ", ") + std::string(v.name);
+    throw InputError("option --variant '" + *o.variant + "': not a variant of " + *o.op + " (accepted with --op " +
+                     *o.op + ": " + theirs + ", or one of its mutants of `kverify list`)");
+  }
   if (const auto d = p.get("--dtype")) o.dtype = *parse_dtype(*d);
   o.property = p.get("--property");
+  if (o.op && o.property && o.property->rfind(*o.op + ".", 0) != 0)
+    throw InputError("option --property '" + *o.property + "': not a property of " + *o.op + " (accepted with --op " +
+                     *o.op + ": " + *o.op + ".<name>, listed by `kverify check --list`)");
   o.seed = p.seed("--seed", o.seed);
   if (const auto b = p.get("--budget")) {
     const Budget budget = *parse_budget(*b);

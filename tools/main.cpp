@@ -19,8 +19,8 @@ int main(int argc, char** argv) {
   if (!c) {
     std::string names;
     for (const Command* k : all_commands()) names += (names.empty() ? "" : ", ") + std::string(k->name);
-    std::fprintf(stderr, "kverify: unknown command %s (accepted: %s, test; ./kverify --help)\n", shown(args[0]).c_str(),
-                 names.c_str());
+    std::fprintf(stderr, "kverify: unknown command %s (accepted: %s, test; ./kverify --help)\n",
+                 kverify::shown(args[0]).c_str(), names.c_str());
     return kBadInput;
   }
   const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);

@@ -108,22 +108,6 @@ const Option* find(std::span<const Option> options, std::string_view name) {
 
 }  // namespace
 
-std::string shown(std::string_view token) {
-  constexpr std::size_t kMax = 60;
-  std::string out = "'";
-  for (char ch : token.substr(0, kMax)) {
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
-      out += '?';
-    else
-      out += ch;
-  }
-  if (token.size() > kMax)
-    out += "...' (" + std::to_string(token.size()) + " characters)";
-  else
-    out += "'";
-  return out;
-}
-
 std::optional<std::string> ParsedOptions::get(std::string_view name) const {
   const auto it = values.find(name);
   if (it == values.end() || it->second.empty()) return std::nullopt;

@@ -68,7 +68,5 @@ ParsedOptions parse(std::string_view command, std::span<const Option> options, c
 std::string usage_of(std::span<const Option> options);
 // The options as --help lists them: name and value, help, default.
 std::string options_help(std::span<const Option> options);
-// A token as an error message shows it: quoted, at most 60 characters of it.
-std::string shown(std::string_view token);
 
 }  // namespace kverify::cli

@@ -84,11 +84,11 @@ TEST(ParseCase, CanonicalTextOmitsEveryDefault) {
 TEST(ParseCase, TextPrintsFieldsInTableOrder) {
   // Keys appear in kCaseFields order, per-tensor keys in the op's tensor order.
   const Case c = parse_case(
-      "schedule=9 backend=cuda seed=3 values=int:5 y.offset=2 x.offset=1 y.strides=1,4 x.strides=9,1 shape=4x5 "
+      "schedule=9 backend=emu seed=3 values=int:5 y.offset=2 x.offset=1 y.strides=1,4 x.strides=9,1 shape=4x5 "
       "dtype=bf16 variant=v2 op=softmax");
   EXPECT_EQ(c.to_text(),
             "op=softmax variant=v2 dtype=bf16 shape=4x5 x.strides=9,1 y.strides=1,4 x.offset=1 y.offset=2 "
-            "values=int:5 seed=3 backend=cuda schedule=9");
+            "values=int:5 seed=3 backend=emu schedule=9");
 }
 
 // All Cases a generator builds: every op, storage dtype, backend, recipe with and without its
@@ -104,9 +104,9 @@ std::vector<Case> many_cases() {
         for (const auto& recipe : kverify::kRecipes) {
           // Parameters a user might write, including ones whose shortest text needs an exponent.
           std::vector<kverify::ValueRecipe> recipes{{std::string(recipe.name), recipe.default_param, false}};
-          for (double p :
-               recipe.name == "int" ? std::vector<double>{0, 7, 1e15} : std::vector<double>{0.1, 2.5, 1e-300, 1e30})
-            recipes.push_back({std::string(recipe.name), p, true});
+          for (double p : {0.0, 0.1, 2.5, 7.0, -3.0, 1e-300, 1e15, 1e30})
+            if (kverify::recipe_param_problem(recipe, p).empty())
+              recipes.push_back({std::string(recipe.name), p, true});
           for (const auto& values : recipes) {
             for (int placement = 0; placement < 4; ++placement) {
               ++n;
@@ -117,7 +117,7 @@ std::vector<Case> many_cases() {
               c.values = values;
               c.shape = op.shape_rank == 3 ? std::vector<std::int64_t>{6, 5, 4} : std::vector<std::int64_t>{3, 7};
               c.seed = std::vector<std::uint64_t>{0, 1, 7, max64}[n % 4];
-              c.schedule = std::vector<std::uint64_t>{0, 42, max64}[n % 3];
+              c.schedule = b == Backend::cuda ? 0 : std::vector<std::uint64_t>{0, 42, max64}[n % 3];  // emu's only
               c.variant = n % 5 == 0 ? "tiled_v2" : "auto";
               for (int t = 0; t < op.tensor_count; ++t) {
                 const Layout2D l = c.layout(t);
@@ -446,3 +446,35 @@ TEST(RecipeValue, UniformAndConst) {
 }
 
 }  // namespace
+
+// Every parameter an op's tables give a recipe (fuzz draws, report and gate recipes) is one the
+// recipe accepts, and the parser refuses what is outside a recipe's domain, naming the token.
+TEST(RecipeParams, OpTablesStayInsideEachRecipesDomain) {
+  for (const kverify::OpSpec* op : kverify::all_ops()) {
+    for (const auto& r : op->fuzz_params) {
+      const kverify::RecipeInfo* info = kverify::find_recipe(r.recipe);
+      ASSERT_NE(info, nullptr) << op->name << ": fuzz_params names '" << r.recipe << "'";
+      for (double p : r.params) EXPECT_EQ(kverify::recipe_param_problem(*info, p), "") << op->name;
+    }
+    std::vector<std::string_view> lines(op->report_recipes.begin(), op->report_recipes.end());
+    lines.insert(lines.end(), op->bench_gate_recipes.begin(), op->bench_gate_recipes.end());
+    for (std::string_view values : lines)
+      EXPECT_NO_THROW(kverify::parse_case("op=" + std::string(op->name) + " shape=" + std::string(op->shape_example) +
+                                          " values=" + std::string(values)))
+          << op->name << ": values=" << values;
+  }
+}
+
+TEST(RecipeParams, OutOfDomainParametersAreRefusedByName) {
+  for (const char* bad : {"zeros:3", "ties:-3", "ties:2.5", "normal:-1", "int:1e16", "extreme:1e300"}) {
+    try {
+      kverify::parse_case(std::string("op=softmax shape=2x3 values=") + bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const kverify::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("'values=") + bad + "'"), std::string::npos) << e.what();
+      const std::string what = e.what();
+      EXPECT_TRUE(what.find("must be") != std::string::npos || what.find("takes no parameter") != std::string::npos)
+          << what;
+    }
+  }
+}

@@ -15,7 +15,7 @@ namespace {
 
 TEST(HugePlan, MemoryNeedCountsEveryGuardedBuffer) {
   const Case c = parse_case("op=softmax dtype=f32 shape=65536x32769");
-  const MemoryNeed need = memory_need(c);
+  const MemoryNeed need = huge_memory_need(c, 0);
   const std::uint64_t tensor = std::uint64_t{65536} * 32769 * 4;  // x and y, 8 GiB each
   EXPECT_GE(need.device, 2 * tensor);
   EXPECT_LE(need.device, 2 * tensor + (128ull << 20));
@@ -25,17 +25,19 @@ TEST(HugePlan, MemoryNeedCountsEveryGuardedBuffer) {
 TEST(HugePlan, PaddedStridesCountTheirFootprint) {
   const Case dense = parse_case("op=gelu_tanh dtype=bf16 shape=1000x1000");
   const Case padded = parse_case("op=gelu_tanh dtype=bf16 shape=1000x1000 x.strides=4000,1");
-  EXPECT_EQ(memory_need(padded).device, memory_need(dense).device + 2 * (999 * 4000 + 1000 - 1000 * 1000));
+  EXPECT_EQ(huge_memory_need(padded, 0).device,
+            huge_memory_need(dense, 0).device + 2 * (999 * 4000 + 1000 - 1000 * 1000));
 }
 
 TEST(HugePlan, RefusesWhatDoesNotFitWithTheNumbers) {
   setenv("KVERIFY_MEMORY_LIMIT_GIB", "1", 1);
-  const auto refusal = memory_refusal(parse_case("op=gelu_tanh dtype=bf16 shape=32768x65537"), Backend::emu);
+  const auto refusal =
+      memory_refusal(huge_memory_need(parse_case("op=gelu_tanh dtype=bf16 shape=32768x65537"), 0), Backend::emu);
   unsetenv("KVERIFY_MEMORY_LIMIT_GIB");
   ASSERT_TRUE(refusal.has_value());
   EXPECT_NE(refusal->find("needs 8."), std::string::npos) << *refusal;
   EXPECT_NE(refusal->find("1.0 GiB available"), std::string::npos) << *refusal;
-  EXPECT_FALSE(memory_refusal(parse_case("op=gelu_tanh shape=4x4"), Backend::emu).has_value());
+  EXPECT_FALSE(memory_refusal(huge_memory_need(parse_case("op=gelu_tanh shape=4x4"), 0), Backend::emu).has_value());
 }
 
 TEST(HugePlan, SampledRowsHoldTheEdgesAndTheWrapRows) {

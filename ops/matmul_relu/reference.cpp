@@ -1,10 +1,12 @@
 #include <cmath>
 #include <limits>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "ops/matmul_relu/matmul_relu.hpp"
 #include "reference/baseline.hpp"
 #include "reference/exact.hpp"
@@ -98,7 +100,9 @@ Expectations matmul_relu_reference(const TensorView& a, const TensorView& b) {
   // The stored inputs, widened exactly to f64 once (logical row-major copies), and whether each
   // row of A and each column of B holds only integers (exact mode).
   using Accumulator = double;
-  std::vector<Accumulator> A(static_cast<std::size_t>(M * K)), B(static_cast<std::size_t>(K * N));
+  // B is kept transposed (Bt[n][k] = B[k][n]): the k loop then reads both operands in order, the
+  // same sums in the same order, several times faster than striding B by N.
+  std::vector<Accumulator> A(static_cast<std::size_t>(M * K)), Bt(static_cast<std::size_t>(K * N));
   std::vector<bool> a_row_integer(static_cast<std::size_t>(M), true), b_col_integer(static_cast<std::size_t>(N), true);
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t k = 0; k < K; ++k) {
@@ -107,26 +111,25 @@ Expectations matmul_relu_reference(const TensorView& a, const TensorView& b) {
     }
   for (std::int64_t k = 0; k < K; ++k)
     for (std::int64_t n = 0; n < N; ++n) {
-      B[k * N + n] = b.at(k, n);
-      if (!is_integer(B[k * N + n])) b_col_integer[n] = false;
+      Bt[n * K + k] = b.at(k, n);
+      if (!is_integer(Bt[n * K + k])) b_col_integer[n] = false;
     }
 
   Expectations c{M, N, std::vector<Expected>(static_cast<std::size_t>(M * N))};
-  std::vector<double> column;
+  size_step(M);  // a progress line counts the rows of C (core/progress.hpp)
   for (std::int64_t m = 0; m < M; ++m) {
+    const std::span<const double> a_row(&A[m * K], static_cast<std::size_t>(K));
     for (std::int64_t n = 0; n < N; ++n) {
       // C[m][n] = relu(sum_k A[m][k] B[k][n]); condition = sum_k |A[m][k] B[k][n]|.
+      const std::span<const double> b_column(&Bt[n * K], static_cast<std::size_t>(K));
       Accumulator sum = 0, magnitude = 0;
       for (std::int64_t k = 0; k < K; ++k) {
-        const Accumulator product = A[m * K + k] * B[k * N + n];  // exact: two f32 values
+        const Accumulator product = a_row[k] * b_column[k];  // exact: two f32 values
         sum += product;
         magnitude += std::fabs(product);
       }
-      if (std::isfinite(sum) && !certified_f64_sum(sum, magnitude, K)) {  // cancellation: decide exactly
-        column.resize(static_cast<std::size_t>(K));
-        for (std::int64_t k = 0; k < K; ++k) column[static_cast<std::size_t>(k)] = B[k * N + n];
-        sum = exact_dot(std::span<const double>(&A[m * K], static_cast<std::size_t>(K)), column);
-      }
+      if (std::isfinite(sum) && !certified_f64_sum(sum, magnitude, K))  // cancellation: decide exactly
+        sum = exact_dot(a_row, b_column);
       const double relu_sum = relu_keep_nan(sum);  // ReLU once, on the full K sum
       Expected& e = c.values[static_cast<std::size_t>(m * N + n)];
       if (std::isnan(relu_sum)) {
@@ -141,6 +144,7 @@ Expectations matmul_relu_reference(const TensorView& a, const TensorView& b) {
         e = {relu_sum, Expected::Kind::approx, magnitude};
       }
     }
+    advance_step();
   }
   return c;
 }

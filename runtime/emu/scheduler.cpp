@@ -548,6 +548,11 @@ void trap(const std::source_location& site) {
 
 }  // namespace detail
 
+LaunchProgress& launch_progress() {
+  static LaunchProgress progress;
+  return progress;
+}
+
 LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
                           KernelThunk thunk, void* context) {
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
@@ -564,6 +569,9 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   if (active_block) throw LaunchError(LaunchError::Kind::bad_launch, "launch from inside a running kernel");
 
   LaunchStats stats;
+  LaunchProgress& progress = launch_progress();
+  progress.blocks_done.store(0, std::memory_order_relaxed);
+  progress.blocks_total.store(std::uint64_t{grid.x} * grid.y * grid.z, std::memory_order_relaxed);
   std::vector<unsigned char> shared(dynamic_shared_bytes);
   detail::dynamic_shared = shared.empty() ? nullptr : shared.data();
   StackPool& pool = stack_pool();
@@ -645,6 +653,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
 #endif
         stats.threads += threads;
         ++stats.blocks;
+        progress.blocks_done.fetch_add(1, std::memory_order_relaxed);
         if (run.error) throw *run.error;
       }
   return stats;

@@ -9,6 +9,7 @@
 // Fiber switches carry AddressSanitizer and ThreadSanitizer fiber annotations.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
@@ -43,6 +44,13 @@ class LaunchError : public std::runtime_error {
 std::string_view name(LaunchError::Kind kind);
 
 using KernelThunk = void (*)(void* context);
+
+// The blocks of the launch running now (the latest one started, when several threads launch), for a
+// caller's progress line: a relaxed read from any thread, one relaxed add per block here.
+struct LaunchProgress {
+  std::atomic<std::uint64_t> blocks_done{0}, blocks_total{0};
+};
+LaunchProgress& launch_progress();
 
 // Runs thunk(context) once per CUDA thread of the grid. Throws LaunchError.
 LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Each command honest under bad input and limits: one ctest entry per item (cli:honest:<item>),
+# each a reproduction as a new user would type it, with the exit code and the one-line message it
+# must give. Exit 3 from this script: the item needs what this machine lacks (said on stdout).
+#   honest_cli.sh ITEM KVERIFY_BINARY SOURCE_DIR
+set -u
+item="$1" k="$2" src="$3"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 2
+fail=0
+
+# expect CODE PATTERN -- ARGS...: exit code CODE and output matching the extended regex PATTERN.
+expect() {
+  local code="$1" pattern="$2"
+  shift 3
+  local out rc
+  out="$("$k" "$@" 2>&1)"
+  rc=$?
+  if [[ $rc -ne $code ]]; then
+    echo "FAIL: kverify $* exited $rc, expected $code"
+    head -c 2000 <<<"$out"
+    fail=1
+    return
+  fi
+  if ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL: kverify $*: output lacks /$pattern/"
+    head -c 2000 <<<"$out"
+    fail=1
+    return
+  fi
+  echo "ok: kverify $* -> $rc"
+}
+# one_line ARGS...: the error is a single line (stdout and stderr together).
+one_line() {
+  local n
+  n="$("$k" "$@" 2>&1 | wc -l)"
+  if [[ $n -ne 1 ]]; then
+    echo "FAIL: kverify $* printed $n lines, expected one:"
+    "$k" "$@" 2>&1 | head -5
+    fail=1
+  else
+    echo "ok: kverify $*: one line"
+  fi
+}
+has_gpu() { "$k" run 'op=softmax shape=2x3 backend=cuda' >/dev/null 2>&1; }
+
+case "$item" in
+  failed_launch_fails)  # a variant whose every launch fails passes no property, the guard-only ones included
+    expect 1 "row_sum.no_out_of_bounds_writes +mutant_refuses_every_case .*FAILED" -- check --backend emu --op row_sum \
+      --variant mutant_refuses_every_case --properties-only --budget 3 --no-isolate --json "$work/c.json"
+    expect 1 "row_sum.deterministic +mutant_refuses_every_case .*FAILED" -- check --backend emu --op row_sum \
+      --variant mutant_refuses_every_case --properties-only --budget 3 --no-isolate --json "$work/c.json"
+    ;;
+  memory_plan)  # too big for this machine: NOT RUN with the numbers, before anything is allocated
+    expect 3 "the check needs [0-9.]+ GiB of host memory, [0-9.]+ [MG]iB available" -- \
+      run 'op=softmax shape=100000x100000 backend=emu'
+    expect 3 "the check needs [0-9.]+ GiB of host memory" -- run 'op=softmax shape=4x8 x.strides=1000000000000,1 backend=emu'
+    KVERIFY_MEMORY_LIMIT_GIB=0.001 expect 3 "the check needs 7.[0-9] MiB of host memory, 1.0 MiB available" -- \
+      run 'op=row_sum shape=1000x1000 backend=emu'
+    ;;
+  unwritable_outputs)  # an output that cannot be written is an error (2), found before the run, nothing claimed
+    expect 2 "cannot read .*reports/emu: a folder" -- report --compare "$src/reports/emu" "$src/reports/emu/report.json"
+    expect 2 "cannot write /proc/x/mutants" -- mutants --budget 1 --fuzz-time 0 --out /proc/x
+    expect 2 "cannot write /proc/x/c.json" -- check --op softmax --budget 1 --json /proc/x/c.json
+    expect 2 "cannot write /proc/x/b.json" -- bench --quick --json /proc/x/b.json
+    expect 2 "cannot create /proc/x/plots" -- report --quick --out /proc/x
+    if grep -q written <("$k" mutants --budget 1 --fuzz-time 0 --out /proc/x 2>&1); then
+      echo "FAIL: mutants claims an output it did not write"
+      fail=1
+    fi
+    ;;
+  not_run_here)  # a variant that runs only on the GPU is "not run here" (3) on emu, not bad input (2)
+    if has_gpu; then
+      expect 0 "^PASS" -- run 'op=softmax variant=cluster_regs shape=4x8'
+    else
+      expect 3 "does not run on emu" -- run 'op=softmax variant=cluster_regs shape=4x8'
+      expect 3 "nothing was checked here" -- check --variant cluster_regs --json "$work/c.json"
+    fi
+    expect 3 "does not run on emu" -- run 'op=softmax variant=cluster_regs shape=4x8 backend=emu'
+    expect 3 "NOT RUN +emu: softmax/cluster_regs" -- check --variant cluster_regs --backend emu --json "$work/c.json"
+    ;;
+  progress)  # a Case that takes more than 5 s says what it is doing, how far, and the time left
+    out="$("$k" run 'op=matmul_relu shape=1536x1024x1024 backend=emu' 2>&1 >/dev/null)"
+    if grep -qE "^kverify run: [0-9]+ s so far: .*(rows|blocks) \([0-9.]+ %\)" <<<"$out"; then
+      echo "ok: progress lines:"
+      echo "$out"
+    else
+      echo "FAIL: no progress line in 5+ s: $out"
+      fail=1
+    fi
+    ;;
+  recipe_help_true)  # help values claims only what holds
+    if "$k" help values | grep -q "negative.*catches"; then
+      echo "FAIL: help values still says negative catches something it does not"
+      fail=1
+    fi
+    expect 0 "const:-200 catches a max padded with 0" -- help values
+    expect 1 "^FAIL" -- run 'op=softmax variant=mutant_zero_padding shape=4x33 values=const:-200 backend=emu'
+    ;;
+  schedule_is_emus)  # a thread order on the GPU would be a claim the GPU never kept
+    expect 2 "bad Case token 'schedule=5': a thread order is emu's" -- run 'op=softmax shape=4x8 backend=cuda schedule=5'
+    ;;
+  replay_case_files)  # a .case line names its op; an empty or malformed one is bad input before anything runs
+    cp "$(ls "$src"/corpus/row_sum/regressions/*.case | head -1)" "$work/regression.case"
+    : >"$work/empty.case"
+    echo "op=softmax shape=0x3" >"$work/bad.case"
+    expect 2 "empty.case': no Case line in it" -- replay "$work/empty.case"
+    expect 2 "bad.case': bad Case token 'shape=0x3'" -- replay "$work/bad.case"
+    out="$("$k" replay "$work/regression.case" 2>&1)"
+    rc=$?
+    if [[ $rc -eq 3 ]]; then
+      echo "NOT RUN: the fuzz tree is not built here ($out)"
+      exit 3
+    fi
+    [[ $rc -eq 0 ]] && echo "ok: a .case file replays without --target" || {
+      echo "FAIL: replay regression.case exited $rc: $out"
+      fail=1
+    }
+    ;;
+  messages)  # one line, naming the token and what is accepted
+    expect 2 "accepted: run, check, list, fuzz, replay, report, huge, agree, mutants, bench" -- frobnicate
+    for args in "check --nosuch" "mutants --nosuch" "list --nosuch" "help --nosuch"; do
+      # shellcheck disable=SC2086
+      if $k $args 2>&1 | grep -qE "kverify [a-z]+: kverify"; then
+        echo "FAIL: doubled prefix: $($k $args 2>&1)"
+        fail=1
+      fi
+    done
+    expect 2 "option --budget '-1': too small \(accepted: a whole number in 1\.\." -- mutants --budget -1
+    expect 2 "option --fuzz-time '-1'" -- mutants --fuzz-time -1
+    expect 2 "unexpected argument 'extra'" -- list extra
+    expect 2 "too large \(accepted: a size .*at most 9223372036854775807\)" -- run 'op=softmax shape=99999999999999999999x1'
+    n="$("$k" run "op=softmax shape=2x$(head -c 100000 /dev/zero | tr '\0' 9)" 2>&1 | wc -c)"
+    [[ $n -lt 400 ]] && echo "ok: a 100 KB token gives a $n-byte message" || {
+      echo "FAIL: a 100 KB token gives a $n-byte message"
+      fail=1
+    }
+    one_line bench --variant nosuch
+    one_line check --op softmax --variant split_vec
+    expect 2 "not a variant of softmax \(accepted with --op softmax: " -- check --op softmax --variant split_vec
+    [[ -e kverify-check.json ]] && {
+      echo "FAIL: a refused check wrote kverify-check.json"
+      fail=1
+    }
+    for v in zeros:3 ties:-3 normal:-1; do expect 2 "'values=$v': .*(must be|takes no parameter)" -- run "op=softmax shape=2x3 values=$v"; done
+    expect 2 "unexpected argument 'extra'" -- help run extra
+    expect 2 "unknown option '--nosuch'" -- help case --nosuch
+    expect 2 "says backend=cuda but --backend is emu" -- huge --backend emu --case 'op=row_sum shape=4x8 backend=cuda'
+    expect 2 "is a Case of row_sum but --op is softmax" -- huge --case 'op=row_sum shape=4x8' --op softmax
+    expect 2 "needs --backend cuda" -- check --sanitize memcheck --backend emu
+    ;;
+  rapidcheck_quiet)  # kverify's seed and replay line, not RapidCheck's noise
+    out="$("$k" check --backend emu --op row_sum --variant mutant_drop_tail --seed 7 --budget 5 --no-isolate \
+      --properties-only --property row_sum.reference_agreement --json "$work/c.json" 2>&1)"
+    for noise in "Using configuration" "RC_PARAMS" "RC_FAIL\(" "-nan"; do
+      if grep -qE -- "$noise" <<<"$out"; then
+        echo "FAIL: check prints /$noise/"
+        fail=1
+      fi
+    done
+    grep -q "replay: ./kverify check --backend emu --property row_sum.reference_agreement --seed 7" <<<"$out" &&
+      echo "ok: the failure carries kverify's replay line" || {
+      echo "FAIL: no replay line: $out"
+      fail=1
+    }
+    expect 1 "y\(0,[0-9]+\): NaN vs" -- run 'op=gelu_tanh variant=mutant_exp_tanh shape=1x1024 values=uniform:30 backend=emu'
+    ;;
+  quiet_build)  # ./kverify on an up-to-date tree prints the command's output only
+    n="$("$src/kverify" run 'op=nosuch' 2>&1 | wc -l)"
+    [[ $n -eq 1 ]] && echo "ok: ./kverify run 'op=nosuch' is one line" || {
+      echo "FAIL: ./kverify run 'op=nosuch' printed $n lines:"
+      "$src/kverify" run 'op=nosuch' 2>&1 | head -5
+      fail=1
+    }
+    ;;
+  *)
+    echo "unknown item '$item'"
+    exit 2
+    ;;
+esac
+exit $fail

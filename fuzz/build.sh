@@ -12,11 +12,11 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 : "${OUT:?set OUT to the output folder}" "${CXX:?}" "${LIB_FUZZING_ENGINE:?}"
 build="${WORK:-/tmp}/kverify-fuzz-build"
 ops=($(sed -n 's/^KVERIFY_OP(\([a-z0-9_]*\))$/\1/p' "$root/ops/ops.def"))  # the op targets: ops/ops.def
-targets=("${ops[@]}" case_parser cli)
+targets=("${ops[@]}" case_parser cli report_json)
 if [[ "${CXXFLAGS:-}" == *-stdlib=libc++* ]]; then
   # fuzz_cli links RapidCheck (check's property catalogue); Debian's is built against libstdc++.
   echo "kverify: libc++ build: leaving out the cli target (it needs a RapidCheck built with libc++)" >&2
-  targets=("${ops[@]}" case_parser)
+  targets=("${ops[@]}" case_parser report_json)
 fi
 
 cmake -S "$root" -B "$build" -G Ninja \

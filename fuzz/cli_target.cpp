@@ -14,6 +14,7 @@
 #include "fuzz/dictionary.hpp"
 #include "fuzz/driver.hpp"
 #include "fuzz/targets.hpp"
+#include "kernels/registry.hpp"
 #include "tools/command.hpp"
 
 int kverify_cli_main(int argc, char** argv);  // tools/main.cpp's main
@@ -132,10 +133,60 @@ std::vector<std::string> command_words() {
   return words;
 }
 
+// Seeds from the command tables: every command's --help and each of its options with a value of its
+// kind (so that every option parser is reached from the start), then lines of every op and the
+// malformed ones the parsers must refuse with one line.
+std::vector<std::string> command_seeds() {
+  std::vector<std::string> out;
+  const auto value_of = [](const cli::Option& o) -> std::string {
+    switch (o.kind) {
+      case cli::ValueKind::flag:
+        return "";
+      case cli::ValueKind::choice:
+        return std::string(o.accepted.substr(0, o.accepted.find('|')));
+      case cli::ValueKind::whole:
+        return std::to_string(o.max);  // the edge of the range
+      case cli::ValueKind::seed:
+        return "18446744073709551615";
+      case cli::ValueKind::op:
+        return std::string(all_ops()[0]->name);
+      case cli::ValueKind::variant:
+        return std::string(all_variants().front().name);
+      case cli::ValueKind::dtype:
+        return "bf16";
+      case cli::ValueKind::text:
+        return o.default_text.empty() || o.default_text.find('<') != std::string_view::npos
+                   ? "/nonexistent/x"
+                   : std::string(o.default_text);
+    }
+    return "";
+  };
+  for (const cli::Command* c : cli::all_commands()) {
+    const std::string name(c->name);
+    out.push_back(name + "\n--help");
+    for (const auto& o : c->options) {
+      if (o.internal) continue;
+      const std::string value = value_of(o);
+      out.push_back(name + "\n" + std::string(o.name) + (o.kind == cli::ValueKind::flag ? "" : "\n" + value));
+    }
+  }
+  for (const OpSpec* op : all_ops()) {
+    const std::string name(op->name);
+    out.push_back("run\nop=" + name + " shape=" + std::string(op->shape_example) + " backend=emu");
+    out.push_back("check\n--backend\nemu\n--op\n" + name);
+    out.push_back("fuzz\n" + name + "\n--time\n5\n--jobs\n2");
+    out.push_back("replay\ncorpus/" + name);
+  }
+  for (const char* line :
+       {"run", "run\nop=nosuch", "check\n--backend", "check\n--op\nnosuch", "list\nextra", "help\ncase\n--markdown",
+        "help\nnosuch", "fuzz\nnosuch", "replay\n--target\nnosuch\n/nonexistent", "--help", "nosuch", ""})
+    out.emplace_back(line);
+  return out;
+}
+
 struct Register {
   Register() {
-    cli_runner = &run_cli;
-    cli_tokens = &command_words;
+    linked_target(Kind::cli) = {&run_cli, &command_seeds, &command_words};
     kverify::fuzz_commands_dry_run = true;
   }
 } register_cli;

@@ -1,7 +1,8 @@
 // The libFuzzer dictionaries, generated from the tables they describe so they cannot drift: the
 // op targets' from the decoder's size tables and mode bytes (fuzz/case_decoder.cpp), the text
 // targets' from the Case fields, the ops and their tensors, the registry's variants, the dtypes,
-// the value recipes and backends, and (cli) the commands and their options. `fuzz_<target>
+// the value recipes and backends, and a linked target's own words (cli: the commands and their
+// options; report_json: the report schema's keys). `fuzz_<target>
 // --write-dict FILE` writes one; `kverify fuzz` and fuzz/build.sh write it before fuzzing.
 #pragma once
 
@@ -14,10 +15,5 @@ namespace kverify::fuzz {
 
 // In libFuzzer's dictionary format (name="value" lines, # comments).
 std::string dictionary(const Target& target);
-
-// The command line's words (commands, options, help topics), for the cli target's dictionary: set
-// by fuzz/cli_target.cpp where the command line is linked.
-using CliTokens = std::vector<std::string> (*)();
-extern CliTokens cli_tokens;
 
 }  // namespace kverify::fuzz

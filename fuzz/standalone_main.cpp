@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
     if (p.operands.empty()) throw InputError("no target given (accepted: " + target_list() + ")");
     std::vector<std::string> args = p.operands;
     const Target* target = find_target(args[0]);
-    if (!target || target->kind == Kind::cli)
+    if (!target || target->kind == Kind::cli || target->kind == Kind::report_json)
       throw InputError("unknown target " + shown(args[0]) + " (accepted: " + target_list() + ")");
     RunOptions options = options_from_environment(*target);
     if (const auto b = p.get("--backend")) options.backend = *b == "cuda" ? Backend::cuda : Backend::emu;

@@ -30,6 +30,9 @@ inline const std::vector<TargetName>& target_names() {
                    "the Case text parser: any text parses to a Case that round-trips, or gives a one-line InputError",
                    true, "text"});
     out.push_back({"cli", "the command line's argument handling (one argument per input line)", true, "text"});
+    out.push_back({"report_json",
+                   "the report.json reader of `kverify report --compare`: a report's cells, or a one-line InputError",
+                   true, "text"});
     out.push_back({"softmax_planted",
                    "softmax with a planted tail bug (0 padding of the max): must be found in seconds", false, "op"});
     return out;

@@ -17,7 +17,10 @@
 
 namespace kverify::fuzz {
 
-CliRunner cli_runner = nullptr;
+LinkedTarget& linked_target(Kind kind) {
+  static LinkedTarget cli, report_json, none;
+  return kind == Kind::cli ? cli : kind == Kind::report_json ? report_json : none;
+}
 
 namespace {
 
@@ -28,6 +31,7 @@ const std::vector<Target>& targets() {
     for (const OpSpec* op : all_ops()) t.push_back({op->name, Kind::op, op});
     t.push_back({"case_parser", Kind::case_parser});
     t.push_back({"cli", Kind::cli});
+    t.push_back({"report_json", Kind::report_json});
     // softmax/warp_per_row with its tail lanes' max padded with 0 (kernels/softmax/mutants).
     t.push_back({"softmax_planted", Kind::op, find_op("softmax"), "mutant_tail_zero_padding"});
     return t;
@@ -147,9 +151,13 @@ bool read_file(const std::filesystem::path& p, std::string& out) {
 
 }  // namespace
 
+namespace {
+bool is_linked(Kind kind) { return kind == Kind::cli || kind == Kind::report_json; }
+}  // namespace
+
 const Target* find_target(std::string_view name) {
   for (const auto& t : targets())
-    if (t.name == name) return t.kind == Kind::cli && !cli_runner ? nullptr : &t;
+    if (t.name == name) return is_linked(t.kind) && !linked_target(t.kind).run ? nullptr : &t;
   return nullptr;
 }
 
@@ -193,9 +201,11 @@ InputResult run_input(const Target& t, const std::uint8_t* data, std::size_t siz
     switch (t.kind) {
       case Kind::case_parser:
         return run_parser_input(std::string_view(reinterpret_cast<const char*>(data), size));
-      case Kind::cli: {
-        if (!cli_runner) throw std::logic_error("the cli target is not linked into this binary");
-        return cli_runner(data, size);
+      case Kind::cli:
+      case Kind::report_json: {
+        const LinkedTarget& linked = linked_target(t.kind);
+        if (!linked.run) throw std::logic_error("target " + std::string(t.name) + " is not linked into this binary");
+        return linked.run(data, size);
       }
       case Kind::op: {
         const Decoded d = decode_case(data, size, decode_options(t, o));
@@ -318,20 +328,7 @@ std::vector<std::string> seed_lines(const Target& t) {
     for (const char* line : {"op=nosuch", "shape=3x3", ""}) out.emplace_back(line);
     return out;
   }
-  if (t.kind == Kind::cli) {
-    for (const OpSpec* op : all_ops()) {
-      const std::string name(op->name);
-      out.push_back("run\nop=" + name + " shape=" + std::string(op->shape_example) + " backend=emu");
-      out.push_back("check\n--backend\nemu\n--op\n" + name);
-      out.push_back("fuzz\n" + name + "\n--time\n5\n--jobs\n2");
-      out.push_back("replay\ncorpus/" + name);
-    }
-    for (const char* line : {"run", "run\nop=nosuch", "check\n--backend", "check\n--op\nnosuch", "list", "list\nextra",
-                             "help", "help\ncase\n--markdown", "help\nvalues", "help\nnosuch", "run\n--help",
-                             "fuzz\nnosuch", "replay\n--target\nnosuch\n/nonexistent", "--help", "nosuch", ""})
-      out.emplace_back(line);
-    return out;
-  }
+  if (is_linked(t.kind)) return linked_target(t.kind).seeds ? linked_target(t.kind).seeds() : out;
   if (!t.planted.empty()) return {};  // the demo starts from nothing: the fuzzer must find the bug itself
   // The op's boundary Cases (the ones `kverify check` runs), those the decoder can produce.
   const DecodeOptions d = decode_options(t, RunOptions{});

@@ -21,7 +21,7 @@
 
 namespace kverify::fuzz {
 
-enum class Kind { op, case_parser, cli };
+enum class Kind { op, case_parser, cli, report_json };
 
 struct Target {
   std::string_view name;
@@ -31,7 +31,7 @@ struct Target {
   std::string_view planted;
 };
 
-// The target of that name, or null. `cli` exists only in binaries that link fuzz/cli_target.cpp.
+// The target of that name, or null (a LinkedTarget whose code this binary does not link: null).
 const Target* find_target(std::string_view name);
 
 struct RunOptions {
@@ -71,8 +71,14 @@ int replay(const Target& target, std::span<const std::string> paths, const RunOp
 std::vector<std::string> seed_lines(const Target& target);
 int write_seeds(const Target& target, const std::string& dir, const RunOptions& options);
 
-// The cli target's input runner, set by fuzz/cli_target.cpp where it is linked.
-using CliRunner = InputResult (*)(const std::uint8_t* data, std::size_t size);
-extern CliRunner cli_runner;
+// The text targets that need more than the pipeline (the command line, the report reader): their
+// code is linked into their own binary only (fuzz/cli_target.cpp, fuzz/report_json_target.cpp) and
+// registers itself here; elsewhere find_target does not know them.
+struct LinkedTarget {
+  InputResult (*run)(const std::uint8_t* data, std::size_t size) = nullptr;
+  std::vector<std::string> (*seeds)() = nullptr;  // seed inputs
+  std::vector<std::string> (*words)() = nullptr;  // its dictionary's words beyond the Case text's
+};
+LinkedTarget& linked_target(Kind kind);
 
 }  // namespace kverify::fuzz

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -311,6 +312,8 @@ struct Loaded {
 
 double number_or_inf(const nlohmann::json& j) { return j.is_null() ? INFINITY : j.get<double>(); }
 
+Loaded parse_report(std::string_view text, const std::string& where);
+
 Loaded load_report(const std::string& path) {
   std::error_code ec;
   // Anything readable but a folder: a pipe such as <(git show REV:reports/emu/report.json) too.
@@ -318,19 +321,24 @@ Loaded load_report(const std::string& path) {
     throw InputError("--compare: cannot read " + path + ": " +
                      (std::filesystem::exists(path, ec) ? "a folder" : "no such file") +
                      " (accepted: a report.json written by kverify report)");
-  std::ifstream in(path);
-  if (!in) throw InputError("--compare: cannot read " + path + " (accepted: a report.json written by kverify report)");
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof())
+    throw InputError("--compare: cannot read " + path + " (accepted: a report.json written by kverify report)");
+  return parse_report(text, path);
+}
+
+Loaded parse_report(std::string_view text, const std::string& where) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const std::exception& e) {  // a parse error, or a read that failed half-way
-    throw InputError("--compare: " + path + " is not valid JSON: " + std::string(e.what()).substr(0, 200));
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {  // a parse error
+    throw InputError("--compare: " + where + " is not valid JSON: " + std::string(e.what()).substr(0, 200));
   }
   if (!j.is_object() || !j.contains("schema") || j["schema"] != kReportSchema)
-    throw InputError("--compare: " + path + " is not a tolerance report (accepted: JSON with \"schema\": \"" +
+    throw InputError("--compare: " + where + " is not a tolerance report (accepted: JSON with \"schema\": \"" +
                      kReportSchema + "\", as written by kverify report)");
   Loaded r;
-  const std::string where = path;
   try {
     r.backend = j.at("backend").get<std::string>();
     r.device = j.at("device").get<std::string>();
@@ -410,5 +418,9 @@ int compare(const std::string& path_a, const std::string& path_b) {
 int run_report(const ReportOptions& options) { return sweep(options); }
 
 int compare_reports(const std::string& a, const std::string& b) { return compare(a, b); }
+
+std::size_t report_cells(std::string_view json_text, const std::string& where) {
+  return parse_report(json_text, where).cells.size();
+}
 
 }  // namespace kverify

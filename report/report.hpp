@@ -3,8 +3,10 @@
 // regression view between two runs.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/case.hpp"
 
@@ -22,5 +24,8 @@ struct ReportOptions {
 int run_report(const ReportOptions& options);
 // Returns 0, or 1 when a cell that passed in A fails in B; InputError on unreadable files.
 int compare_reports(const std::string& a, const std::string& b);
+// A report.json's text as --compare reads it: its number of cells, or an InputError that names
+// `where` and what is wrong (the fuzz target report_json gives it any bytes).
+std::size_t report_cells(std::string_view json_text, const std::string& where);
 
 }  // namespace kverify

@@ -55,8 +55,9 @@ constexpr Option kOptions[] = {
     {"--json", "PATH", ValueKind::text, "where the summary JSON goes", "kverify-check.json"},
     {"--properties-only", "", ValueKind::flag, "skip the boundary Cases"},
     {"--sanitize", "TOOL", ValueKind::choice,
-     "with --backend cuda: the children run under compute-sanitizer --tool TOOL; each report is a\n"
-     "failing Verdict of the Case that was running (NOT RUN, exit 3, without the tool)",
+     "the children run under compute-sanitizer --tool TOOL on the GPU (it implies --backend cuda;\n"
+     "with --backend emu it is bad input: emu has its own ASan/TSan flavors); each report is a failing\n"
+     "Verdict of the Case that was running (NOT RUN, exit 3, without the tool or a GPU)",
      "", "memcheck|racecheck|initcheck|synccheck"},
     {"--no-isolate", "", ValueKind::flag,
      "run every Case in this process (default: a child process per backend x variant, so that a device\n"

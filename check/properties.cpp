@@ -7,6 +7,7 @@
 #include "check/catalogue.hpp"
 #include "check/isolation.hpp"
 #include "check/report.hpp"
+#include "core/progress.hpp"
 #include "properties/catalogue.hpp"
 #include "properties/check_property.hpp"
 
@@ -44,9 +45,12 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
     const auto t0 = std::chrono::steady_clock::now();
     const properties::PropertyRun outcome = properties::check_property(p, ctx, options.seed, cases);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::fprintf(stderr, "  [%zu/%zu] %s %s: %s (%d cases, %.1f s)\n", i + 1, selected.size(),
+    const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string left =
+        time_left(static_cast<std::int64_t>(i + 1), static_cast<std::int64_t>(selected.size()), so_far);
+    std::fprintf(stderr, "  [%zu/%zu] %s %s: %s (%d cases, %.1f s)%s%s\n", i + 1, selected.size(),
                  std::string(name(backend)).c_str(), std::string(p.name).c_str(), outcome.passed ? "ok" : "FAILED",
-                 outcome.cases, seconds);
+                 outcome.cases, seconds, left.empty() ? "" : "; ", left.c_str());
     for (const auto& [variant, t] : tally)
       report.properties.push_back({std::string(name(backend)), std::string(p.name), variant, t.cases, t.passed,
                                    t.worst_margin, outcome.passed || t.passed == t.cases});

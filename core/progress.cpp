@@ -30,6 +30,12 @@ std::string fraction_with_estimate(std::int64_t done, std::int64_t total, const 
   return out;
 }
 
+std::string time_left(std::int64_t done, std::int64_t total, double seconds) {
+  if (done <= 0 || done >= total) return "";
+  return "about " + std::to_string(static_cast<long long>(seconds * (total - done) / done + 0.5)) +
+         " s left at the pace so far";
+}
+
 ProgressWatch::ProgressWatch(std::string prefix, Describe describe, double after_seconds, double every_seconds)
     : prefix_(std::move(prefix)), describe_(std::move(describe)), after_(after_seconds), every_(every_seconds) {
   thread_ = std::thread([this] { watch(); });

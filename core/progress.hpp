@@ -40,6 +40,10 @@ inline void size_step(std::int64_t total) {
 inline void advance_step(std::int64_t units = 1) { current_step().done.fetch_add(units, std::memory_order_relaxed); }
 double seconds_in_step();  // since begin_step or size_step
 
+// "about N s left at the pace so far" (empty when nothing or everything is done): for a loop over
+// items of unequal cost, a pace, not a promise.
+std::string time_left(std::int64_t done, std::int64_t total, double seconds);
+
 // "<done> of <total> <unit> (x %), about N s left" from a count and the seconds it has taken so far.
 std::string fraction_with_estimate(std::int64_t done, std::int64_t total, const char* unit, double seconds);
 

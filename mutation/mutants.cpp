@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -16,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
+#include "core/progress.hpp"
 #include "kernels/registry.hpp"
 #include "mutation/kernelbench.hpp"
 #include "mutation/self_test.hpp"
@@ -134,10 +136,18 @@ int run_mutants(const MutantsOptions& o) {
   int survivors = 0, fuzz_killed = 0, fuzz_ran = 0;
   std::error_code tmp_ec;
   const fs::path artifacts = fs::temp_directory_path(tmp_ec) / ("kverify-mutants-fuzz-" + std::to_string(getpid()));
-  for (const auto& v : mutant_variants()) {
-    if (killed_by_gpu_tools(v)) continue;  // left to compute-sanitizer, fault isolation, huge Cases (docs/gpu.md)
+  std::vector<const Variant*> selected;
+  for (const auto& v : mutant_variants())
+    if (!killed_by_gpu_tools(v)) selected.push_back(&v);  // those: compute-sanitizer, fault isolation, huge Cases
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const Variant& v = *selected[i];
     Row row{std::string(v.op), std::string(v.name), std::string(v.strategy)};
-    std::fprintf(stderr, "  %s/%s ...", row.op.c_str(), row.name.c_str());
+    const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string left =
+        time_left(static_cast<std::int64_t>(i), static_cast<std::int64_t>(selected.size()), so_far);
+    std::fprintf(stderr, "  [%zu/%zu%s%s] %s/%s ...", i + 1, selected.size(), left.empty() ? "" : ", ", left.c_str(),
+                 row.op.c_str(), row.name.c_str());
     row.kill = properties::kill_mutant(v, backend, seed, budget);
     row.shrunk = shrunk_case(row.kill.counterexample);
     row.kb_f32 = properties::kernelbench_check(v, DType::f32, backend);

@@ -20,6 +20,7 @@
 #include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
+#include "core/progress.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
@@ -263,9 +264,11 @@ int sweep(const Options& o) {
     const auto& c = report.cells.back();
     failed += !c.pass;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "[%zu/%zu %5.0fs] %s/%s %s width %lld: margin %.3g, max ulp %.3g %s\n", i + 1, plan.size(),
+    const std::string left =
+        time_left(static_cast<std::int64_t>(i + 1), static_cast<std::int64_t>(plan.size()), elapsed);
+    std::fprintf(stderr, "[%zu/%zu %5.0fs] %s/%s %s width %lld: margin %.3g, max ulp %.3g %s%s%s\n", i + 1, plan.size(),
                  elapsed, c.op.c_str(), c.variant.c_str(), c.dtype.c_str(), static_cast<long long>(c.width), c.margin,
-                 c.ulp.max, c.pass ? "pass" : "FAIL");
+                 c.ulp.max, c.pass ? "pass" : "FAIL", left.empty() ? "" : "; ", left.c_str());
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

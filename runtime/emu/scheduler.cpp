@@ -1,9 +1,13 @@
 #include "runtime/emu/scheduler.hpp"
 
+#include "runtime/emu/builtins.hpp"
+
 #include <sys/mman.h>
 
 #include <boost/context/detail/fcontext.hpp>
 #include <algorithm>
+#include <memory>
+#include <new>
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -32,6 +36,15 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
+// CUDA's built-in index variables. The scheduler rewrites threadIdx on every switch into a
+// fiber, and the others once per block or launch: kernel code reads plain variables (no call per
+// access, and host code may declare its own gridDim), one set per OS thread, since different OS
+// threads may run different launches.
+constinit thread_local uint3 threadIdx{0, 0, 0};
+constinit thread_local uint3 blockIdx{0, 0, 0};
+constinit thread_local dim3 blockDim{1, 1, 1};
+constinit thread_local dim3 gridDim{1, 1, 1};
+
 namespace kverify::emu {
 
 namespace ctx = boost::context::detail;
@@ -50,8 +63,8 @@ std::string_view name(LaunchError::Kind kind) {
 
 namespace detail {
 
-constinit thread_local const ThreadState* current = nullptr;
 constinit thread_local unsigned char* dynamic_shared = nullptr;
+constinit thread_local std::size_t dynamic_shared_bytes = 0;
 
 std::string_view name(Collective c) {
   switch (c) {
@@ -76,6 +89,11 @@ using detail::Collective;
 constexpr std::size_t kStackBytes = 256 * 1024;
 constexpr std::size_t kGuardBytes = 4096;
 constexpr int kMaxThreadsPerBlock = 1024;
+// A spin-wait that nothing ends: every live thread only calls __nanosleep, this many times in a
+// row (about 0.1 s plain, a few s under TSan), with no thread reaching anything else.
+constexpr std::uint64_t kMaxIdleYields = 1ull << 22;
+// CUDA aligns the dynamic shared block to 128 bytes (and kernels rely on 16 for vector access).
+constexpr std::size_t kDynamicSharedAlignment = 128;
 
 // Fiber stacks at fixed addresses, reserved once per OS thread and reused by every launch.
 class StackPool {
@@ -183,6 +201,7 @@ struct BlockRun {
   std::size_t ready_first = 0, ready_count = 0;
   int live = 0;
   int running = -1;
+  std::uint64_t idle_yields = 0;  // __nanosleep yields since a thread last did anything else
   ctx::fcontext_t scheduler_context = nullptr;
   std::optional<LaunchError> error;
   std::uint64_t rng = 0;
@@ -218,7 +237,7 @@ struct BlockRun {
   void resume(int i) {
     Fiber& f = fibers[i];
     running = i;
-    detail::current = &f.state;
+    threadIdx = uint3{f.state.thread_idx.x, f.state.thread_idx.y, f.state.thread_idx.z};
     ++*switches;
 #if KV_EMU_ASAN
     __sanitizer_start_switch_fiber(&scheduler_fake_stack, stack_pool().bottom(f.linear), kStackBytes);
@@ -232,7 +251,6 @@ struct BlockRun {
 #endif
     fibers[i].context = back.fctx;
     running = -1;
-    detail::current = nullptr;
   }
 
   // From the running fiber back to the scheduler. `finished` ends the fiber for good.
@@ -320,6 +338,7 @@ struct BlockRun {
 
   void thread_exited(Fiber& f) {
     f.fiber_state = FiberState::done;
+    idle_yields = 0;
     --live;
     // Returned threads leave later barriers and warp collectives.
     maybe_release_barrier();
@@ -449,6 +468,7 @@ void syncthreads(const std::source_location& site) {
   }
   if (run->barrier_arrived == 0) run->barrier_site = site;
   ++run->barrier_arrived;
+  run->idle_yields = 0;
   f.fiber_state = FiberState::at_barrier;
   f.waiting_at = site;
 #if defined(KVERIFY_EMU_TSAN)
@@ -490,6 +510,7 @@ std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t valu
     w.arrived = 0;
   }
   w.arrived |= 1u << lane;
+  run->idle_yields = 0;
   w.values[lane] = value;
   w.params[lane] = param;
   f.fiber_state = FiberState::at_warp;
@@ -505,6 +526,31 @@ std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t valu
 #endif
   return w.results[lane];
 }
+
+void yield(const std::source_location& site) {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) return;  // host code: nothing to yield to
+  Fiber& f = run->self();
+  if (++run->idle_yields > kMaxIdleYields) {
+    run->fail(LaunchError::Kind::deadlock,
+              "block " + dim_text(f.state.block_idx) + ": every live thread only spins: " +
+                  std::to_string(kMaxIdleYields) + " __nanosleep yields in a row with no thread reaching a barrier, a "
+                  "warp collective or its end (last: thread " + dim_text(f.state.thread_idx) + " at " +
+                  site_text(site) + "); " + run->deadlock_report());
+    throw BlockAbandoned{};
+  }
+  f.waiting_at = site;
+  run->make_ready(run->running);
+  run->yield_to_scheduler(false);
+}
+
+unsigned live_lanes() {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) return 0;
+  return ~run->lanes_done(run->self().linear / 32);
+}
+
+bool in_kernel() { return active_block != nullptr && active_block->running >= 0; }
 
 void trap(const std::source_location& site) {
   BlockRun* run = active_block;
@@ -531,8 +577,16 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   if (active_block) throw LaunchError(LaunchError::Kind::bad_launch, "launch from inside a running kernel");
 
   LaunchStats stats;
-  std::vector<unsigned char> shared(dynamic_shared_bytes);
-  detail::dynamic_shared = shared.empty() ? nullptr : shared.data();
+  // A real allocation even for 0 bytes: kernels may form the pointer, and ASan reports any access.
+  struct AlignedDelete {
+    void operator()(unsigned char* p) const { ::operator delete[](p, std::align_val_t(kDynamicSharedAlignment)); }
+  };
+  const std::unique_ptr<unsigned char[], AlignedDelete> shared(static_cast<unsigned char*>(
+      ::operator new[](dynamic_shared_bytes, std::align_val_t(kDynamicSharedAlignment))));
+  detail::dynamic_shared = shared.get();
+  detail::dynamic_shared_bytes = dynamic_shared_bytes;
+  blockDim = dim3(block.x, block.y, block.z);
+  gridDim = dim3(grid.x, grid.y, grid.z);
   StackPool& pool = stack_pool();
 
   BlockRun run;
@@ -548,8 +602,8 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   struct Reset {
     ~Reset() {
       active_block = nullptr;
-      detail::current = nullptr;
       detail::dynamic_shared = nullptr;
+      detail::dynamic_shared_bytes = 0;
     }
   } reset;
 
@@ -557,10 +611,12 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     for (unsigned by = 0; by < grid.y; ++by)
       for (unsigned bx = 0; bx < grid.x; ++bx) {
         const Dim3 block_idx{bx, by, bz};
+        blockIdx = uint3{bx, by, bz};
         // Uninitialised shared memory reads as 0xff bytes (NaN for floats), every block anew.
-        if (!shared.empty()) std::memset(shared.data(), 0xff, shared.size());
+        if (dynamic_shared_bytes > 0) std::memset(shared.get(), 0xff, dynamic_shared_bytes);
         run.clear_ready(threads);
         run.barrier_arrived = 0;
+        run.idle_yields = 0;
         for (auto& w : run.warps) w = WarpRendezvous{};
         run.reset_warps();
         run.live = static_cast<int>(threads);

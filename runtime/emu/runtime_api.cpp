@@ -44,8 +44,13 @@ struct Stream {
   unsigned int flags = 0;
 };
 
-// The H200's values, from cudaGetDeviceProperties on an H200 SXM (CUDA 13.0 driver) where
-// compat_table.cu --device printed them; identifying values (UUID, PCI location) are zero.
+// An H200 SXM's values: the compute-capability 9.0 limits of the CUDA Programming Guide (threads,
+// blocks, warps, registers, shared memory per SM and per block, grid and block extents) and
+// NVIDIA's H200 figures (132 SMs, 50 MiB L2, 141 GB HBM3e reported as 143771 MiB). The others
+// (texture/surface limits, clocks, bus width, persisting-L2 and access-policy sizes, engine
+// counts) are sm_90 values as remembered, not yet read from a device: `emu_compat_table_cuda
+// --device` prints the real ones next to `emu_compat_table --device` for a diff on a GPU run.
+// Identifying values (UUID, PCI location) are zero.
 cudaDeviceProp make_properties() {
   cudaDeviceProp p{};
   std::strncpy(p.name, "NVIDIA H200 (emu)", sizeof p.name - 1);

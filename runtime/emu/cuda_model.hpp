@@ -93,6 +93,17 @@ T from_bits(std::uint64_t bits) {
 inline void __syncthreads(std::source_location site = std::source_location::current()) {
   ::kverify::emu::detail::syncthreads(site);
 }
+// The counting barriers: over the threads that take part (returned threads do not).
+inline int __syncthreads_count(int predicate, std::source_location site = std::source_location::current()) {
+  return static_cast<int>(::kverify::emu::detail::syncthreads_count(predicate, site) >> 32);
+}
+inline int __syncthreads_and(int predicate, std::source_location site = std::source_location::current()) {
+  const std::uint64_t r = ::kverify::emu::detail::syncthreads_count(predicate, site);
+  return (r >> 32) == (r & 0xffffffffu);
+}
+inline int __syncthreads_or(int predicate, std::source_location site = std::source_location::current()) {
+  return (::kverify::emu::detail::syncthreads_count(predicate, site) >> 32) != 0;
+}
 inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location site = std::source_location::current()) {
   ::kverify::emu::detail::warp_collective(::kverify::emu::detail::Collective::syncwarp, mask, 0, 0, 32, site);
 }

@@ -211,6 +211,10 @@ struct BlockRun {
 
   // Barrier of the current generation.
   int barrier_arrived = 0;
+  int barrier_true = 0;  // arrivals with a non-zero predicate (__syncthreads_count/_and/_or)
+  // The last released barrier's tallies: read by its threads before any of them can complete the
+  // next barrier, which needs every one of them.
+  int released_arrived = 0, released_true = 0;
   std::source_location barrier_site;
   char tsan_barrier = 0;  // address used as the barrier's synchronisation object
   char tsan_block_end = 0;
@@ -349,7 +353,10 @@ struct BlockRun {
 
   void maybe_release_barrier() {
     if (barrier_arrived == 0 || barrier_arrived < live) return;
+    released_arrived = barrier_arrived;
+    released_true = barrier_true;
     barrier_arrived = 0;
+    barrier_true = 0;
     for (std::size_t i = 0; i < fibers.size(); ++i)
       if (fibers[i].fiber_state == FiberState::at_barrier) make_ready(static_cast<int>(i));
   }
@@ -455,7 +462,9 @@ struct BlockRun {
 
 namespace detail {
 
-void syncthreads(const std::source_location& site) {
+namespace {
+// Both barriers in one body, inlined into each (the plain one is on every kernel's hot path).
+inline __attribute__((always_inline)) std::uint64_t barrier(int predicate, const std::source_location& site) {
   BlockRun* run = active_block;
   if (!run || run->running < 0) throw std::logic_error("__syncthreads called outside an emu launch");
   Fiber& f = run->self();
@@ -468,6 +477,7 @@ void syncthreads(const std::source_location& site) {
   }
   if (run->barrier_arrived == 0) run->barrier_site = site;
   ++run->barrier_arrived;
+  run->barrier_true += predicate != 0;
   run->idle_yields = 0;
   f.fiber_state = FiberState::at_barrier;
   f.waiting_at = site;
@@ -479,7 +489,12 @@ void syncthreads(const std::source_location& site) {
 #if defined(KVERIFY_EMU_TSAN)
   __tsan_acquire(&run->tsan_barrier);
 #endif
+  return (static_cast<std::uint64_t>(run->released_true) << 32) | static_cast<std::uint32_t>(run->released_arrived);
 }
+}  // namespace
+
+void syncthreads(const std::source_location& site) { barrier(0, site); }
+std::uint64_t syncthreads_count(int predicate, const std::source_location& site) { return barrier(predicate, site); }
 
 std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t value, int param, int width,
                               const std::source_location& site) {
@@ -616,6 +631,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
         if (dynamic_shared_bytes > 0) std::memset(shared.get(), 0xff, dynamic_shared_bytes);
         run.clear_ready(threads);
         run.barrier_arrived = 0;
+        run.barrier_true = 0;
         run.idle_yields = 0;
         for (auto& w : run.warps) w = WarpRendezvous{};
         run.reset_warps();

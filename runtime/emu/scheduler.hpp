@@ -67,6 +67,9 @@ enum class Collective : std::uint8_t { shfl_idx, shfl_up, shfl_down, shfl_xor, b
 std::string_view name(Collective c);
 
 void syncthreads(const std::source_location& site);
+// The barrier with a predicate: (threads with a non-zero predicate << 32) | threads that took part
+// (the live ones: returned threads leave barriers).
+std::uint64_t syncthreads_count(int predicate, const std::source_location& site);
 // Returns the calling lane's result (raw bits of the shuffled value, or the vote result).
 std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t value, int param, int width,
                               const std::source_location& site);

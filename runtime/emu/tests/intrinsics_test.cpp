@@ -433,3 +433,38 @@ TEST(EmuIntrinsics, AtomicsOnSixteenBitAndVectorTypes) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- counting barriers (Programming Guide, "Synchronization Functions") ---------------------------
+
+__global__ void counting_barriers(int* out) {
+  const int t = static_cast<int>(threadIdx.x);
+  if (t >= 60) return;  // returned threads do not take part
+  const int count = __syncthreads_count(t % 3 == 0);
+  const int all = __syncthreads_and(t < 1000);
+  const int none = __syncthreads_or(t == 1000);
+  const int some = __syncthreads_or(t == 59);
+  const int not_all = __syncthreads_and(t != 7);
+  out[t * 5 + 0] = count;
+  out[t * 5 + 1] = all;
+  out[t * 5 + 2] = none;
+  out[t * 5 + 3] = some;
+  out[t * 5 + 4] = not_all;
+}
+
+TEST(EmuIntrinsics, CountingBarriersCountTheThreadsThatTakePart) {
+  for (std::uint64_t seed : {0ull, 2ull}) {
+    std::vector<int> out(64 * 5, -1);
+    kverify::emu::launch(dim3(1), dim3(64), 0, kverify::emu::LaunchOptions{seed}, counting_barriers, out.data());
+    for (int t = 0; t < 60; ++t) {
+      EXPECT_EQ(out[t * 5 + 0], 20) << "0, 3, ..., 57";
+      EXPECT_NE(out[t * 5 + 1], 0);
+      EXPECT_EQ(out[t * 5 + 2], 0);
+      EXPECT_NE(out[t * 5 + 3], 0);
+      EXPECT_EQ(out[t * 5 + 4], 0);
+    }
+  }
+}
+
+}  // namespace

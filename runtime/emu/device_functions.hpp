@@ -187,10 +187,12 @@ inline float from_double(double exact, Mode mode) {
   const double back = static_cast<double>(n);
   return directed(n, exact > back ? 1 : exact < back ? -1 : 0, mode);
 }
-// f32 -> integer in `mode`, saturating, NaN -> 0 (cvt.{rni,rzi,rpi,rmi}.sat).
+// f32 -> integer in `mode`, saturating (cvt.{rni,rzi,rpi,rmi}); NaN -> 0, or 0x8000000000000000
+// for the 64-bit types, the rule the toolkit's host __half2ll_rz / __half2ull_rz write down for
+// the same instruction family (compat_table.cu has the f32 rows for a GPU to confirm).
 template <typename I>
 inline I to_integer(float f, Mode mode) {
-  if (std::isnan(f)) return 0;
+  if (std::isnan(f)) return sizeof(I) == 8 ? static_cast<I>(0x8000000000000000ull) : I{0};
   double r = f;
   switch (mode) {
     case Mode::rn: r = std::nearbyint(r); break;

@@ -189,6 +189,8 @@ TEST(EmuIntrinsics, RoundingModeTable) {
   EXPECT_EQ(__float2uint_rn(4294967296.0f), 0xffffffffu);
   EXPECT_EQ(__float2uint_rd(7.9f), 7u);
   EXPECT_EQ(__float2ll_rn(-1e30f), INT64_MIN);
+  EXPECT_EQ(__float2ll_rn(NAN), INT64_MIN) << "64-bit destinations: NaN gives 0x8000000000000000";
+  EXPECT_EQ(__float2ull_rz(NAN), 0x8000000000000000ull);
   EXPECT_EQ(__float2ull_ru(0.5f), 1ull);
   EXPECT_EQ(__double2int_rn(-0.5), 0);
   EXPECT_EQ(__double2int_rz(3e9), INT32_MAX);

@@ -3,18 +3,6 @@
 #include <cmath>
 
 namespace kverify {
-namespace {
-
-// f64 -> f32 rounding to odd: a later rounding to f16/bf16 (which keep at least two bits fewer
-// than f32) then rounds exactly as a single f64 -> f16/bf16 rounding would.
-float f64_to_f32_round_to_odd(double v) {
-  float t = static_cast<float>(v);
-  if (std::isnan(v) || static_cast<double>(t) == v) return t;
-  if (std::fabs(static_cast<double>(t)) > std::fabs(v)) t = std::nextafter(t, 0.0f);
-  return std::bit_cast<float>(std::bit_cast<std::uint32_t>(t) | 1u);
-}
-
-}  // namespace
 
 double round_to(DType d, double v) {
   switch (d) {
@@ -23,9 +11,9 @@ double round_to(DType d, double v) {
     case DType::f32:
       return static_cast<float>(v);
     case DType::f16:
-      return f16_bits_to_f32(f32_to_f16_bits(f64_to_f32_round_to_odd(v)));
+      return f16_bits_to_f32(f64_to_f16_bits(v));
     case DType::bf16:
-      return bf16_bits_to_f32(f32_to_bf16_bits(f64_to_f32_round_to_odd(v)));
+      return bf16_bits_to_f32(f64_to_bf16_bits(v));
   }
   return v;
 }
@@ -75,8 +63,7 @@ void store_from_f64(DType d, double v, void* bytes) {
     }
     case DType::f16:
     case DType::bf16: {
-      const float odd = f64_to_f32_round_to_odd(v);
-      const std::uint16_t b = d == DType::f16 ? f32_to_f16_bits(odd) : f32_to_bf16_bits(odd);
+      const std::uint16_t b = d == DType::f16 ? f64_to_f16_bits(v) : f64_to_bf16_bits(v);
       std::memcpy(bytes, &b, 2);
       return;
     }

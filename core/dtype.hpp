@@ -75,6 +75,19 @@ constexpr std::uint16_t f32_to_bf16_bits(float value) {
 
 constexpr float bf16_bits_to_f32(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
+// f64 -> f32 rounding to odd: a later rounding to f16/bf16 (which keep at least two bits fewer
+// than f32) then rounds exactly as a single f64 -> f16/bf16 rounding would.
+constexpr float f64_to_f32_round_to_odd(double v) {
+  const float t = static_cast<float>(v);
+  if (v != v || static_cast<double>(t) == v) return t;
+  std::uint32_t bits = std::bit_cast<std::uint32_t>(t);
+  // t lies beyond v (a magnitude that rounded up, or overflowed to inf): step back toward zero.
+  if ((t < 0 ? -static_cast<double>(t) : static_cast<double>(t)) > (v < 0 ? -v : v)) --bits;
+  return std::bit_cast<float>(bits | 1u);
+}
+constexpr std::uint16_t f64_to_f16_bits(double v) { return f32_to_f16_bits(f64_to_f32_round_to_odd(v)); }
+constexpr std::uint16_t f64_to_bf16_bits(double v) { return f32_to_bf16_bits(f64_to_f32_round_to_odd(v)); }
+
 // Storage <-> f32, overloaded so that kernels and references can be templated on the storage type.
 constexpr float to_f32(float v) { return v; }
 constexpr float to_f32(f16 v) { return f16_bits_to_f32(v.bits); }

@@ -1,53 +1,78 @@
-// The CUDA programming model for the emu backend: what a kernel header sees when it is compiled
-// by the host compiler instead of nvcc. Kernels never include this directly; they include
-// runtime/kernel_api.hpp, which picks this file or the real CUDA headers.
+// The CUDA programming model for the emu backend: what a kernel file sees when it is compiled
+// by the host compiler instead of nvcc. Kernels include runtime/kernel_api.hpp (which picks this
+// file or the real CUDA headers) or CUDA's own header names (runtime/emu/include/ maps
+// cuda_runtime.h, cuda_fp16.h, ... onto this file for emu-compiled targets).
 //
-// Thread and block indices, __syncthreads, __syncwarp, the warp shuffles and votes, atomics,
-// __shared__ (as `static`: ASan sees overflows of static arrays, and blocks run one at a time),
-// dynamic shared memory (KV_DYNAMIC_SHARED), and the CUDA math functions kernels use.
+// Here: the qualifiers, the built-in index variables, __syncthreads, __syncwarp, the warp
+// shuffles and votes, atomics, the memory spaces, and the launch. The types, intrinsics and
+// runtime calls are in vector_types.hpp, fp16.hpp, device_functions.hpp and runtime_api.hpp.
+//
+// Memory spaces:
+//  - __shared__ is `static`: one object per kernel for every thread of the running block (blocks
+//    run one at a time), and ASan sees overflows of static arrays (not of thread_local ones).
+//    Valid at namespace scope and in any function, kernel or __device__.
+//  - __constant__ and __device__ are nothing: a namespace-scope `__device__ float g[16];` or
+//    `__constant__ float c[4];` is an ordinary global, writable by cudaMemcpyToSymbol and
+//    readable by kernels (emu does not refuse a kernel's write to __constant__; nvcc does).
+//  - `extern __shared__ T name[];` (dynamic shared memory) and `static __shared__` cannot be
+//    given their meaning by a macro: `extern static` and `static static` are ill-formed, and a
+//    block-scope extern declaration needs a definition under the user's own name. The emu
+//    source rewrite (rewrite_shared.hpp, applied with the `<<<>>>` rewrite) turns them into
+//    kverify::emu::dynamic_shared_memory() / KV_EMU_EXTERN_SHARED; every `extern __shared__`
+//    of a launch is the same 128-byte aligned block, poisoned with 0xff before each block, of
+//    the launch's dynamic shared size. KV_DYNAMIC_SHARED(T, name) remains for kverify's kernels.
 #pragma once
 
 #include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+// Before __noinline__ is defined: libstdc++'s shared_ptr_base.h spells __attribute__((__noinline__)),
+// which the macro would break (nvcc treats __noinline__ as its own keyword instead).
+#include <memory>
 #include <source_location>
 #include <tuple>
 #include <type_traits>
 
-#include "runtime/emu/scheduler.hpp"
-
-#if defined(KVERIFY_EMU_TSAN)
-// The indices are bookkeeping written by the scheduler, not kernel memory.
-#define KV_EMU_BOOKKEEPING __attribute__((no_sanitize("thread")))
-#else
-#define KV_EMU_BOOKKEEPING
-#endif
+#include "builtins.hpp"
+#include "device_functions.hpp"
+#include "fp16.hpp"
+#include "runtime_api.hpp"
+#include "scheduler.hpp"
+#include "vector_types.hpp"
 
 #define __global__
 #define __device__
 #define __host__
+#define __managed__
+#define __constant__
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 #define __shared__ static
-#define __constant__ static const
-#define KV_DYNAMIC_SHARED(T, name) T* name = reinterpret_cast<T*>(::kverify::emu::detail::dynamic_shared)
+#define __grid_constant__
+#define __CUDACC_EMU__ 1
 
-struct dim3 {
-  unsigned x = 1, y = 1, z = 1;
-  constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
-  constexpr operator ::kverify::emu::Dim3() const { return {x, y, z}; }
+namespace kverify::emu {
+// The launch's dynamic shared memory (nullptr outside a launch).
+inline void* dynamic_shared_memory() { return detail::dynamic_shared; }
+inline std::size_t dynamic_shared_memory_bytes() { return detail::dynamic_shared_bytes; }
+
+// `extern __shared__ T name[];` at namespace scope, rewritten: an object that reads as the
+// running launch's dynamic shared memory wherever `name` is used as an array or pointer.
+template <typename T>
+struct ExternShared {
+  operator T*() const { return static_cast<T*>(dynamic_shared_memory()); }
+  T& operator[](std::ptrdiff_t i) const { return static_cast<T*>(dynamic_shared_memory())[i]; }
 };
-using uint3 = ::kverify::emu::Dim3;
+}  // namespace kverify::emu
+
+#define KV_DYNAMIC_SHARED(T, name) T* name = static_cast<T*>(::kverify::emu::dynamic_shared_memory())
+// `extern __shared__ T name[];` in a function, rewritten (T without alignment attributes).
+#define KV_EMU_EXTERN_SHARED(T, name) T* const name = static_cast<T*>(::kverify::emu::dynamic_shared_memory())
 
 namespace kverify::emu::model {
-KV_EMU_BOOKKEEPING inline const Dim3& thread_idx() { return detail::current->thread_idx; }
-KV_EMU_BOOKKEEPING inline const Dim3& block_idx() { return detail::current->block_idx; }
-KV_EMU_BOOKKEEPING inline const Dim3& block_dim() { return detail::current->block_dim; }
-KV_EMU_BOOKKEEPING inline const Dim3& grid_dim() { return detail::current->grid_dim; }
-
 template <typename T>
 std::uint64_t to_bits(T v) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "warp shuffles move values of at most 8 bytes");
@@ -63,16 +88,21 @@ T from_bits(std::uint64_t bits) {
 }
 }  // namespace kverify::emu::model
 
-#define threadIdx (::kverify::emu::model::thread_idx())
-#define blockIdx (::kverify::emu::model::block_idx())
-#define blockDim (::kverify::emu::model::block_dim())
-#define gridDim (::kverify::emu::model::grid_dim())
-constexpr int warpSize = 32;
-
 // --- synchronisation ---------------------------------------------------------------------------
 
 inline void __syncthreads(std::source_location site = std::source_location::current()) {
   ::kverify::emu::detail::syncthreads(site);
+}
+// The counting barriers: over the threads that take part (returned threads do not).
+inline int __syncthreads_count(int predicate, std::source_location site = std::source_location::current()) {
+  return static_cast<int>(::kverify::emu::detail::syncthreads_count(predicate, site) >> 32);
+}
+inline int __syncthreads_and(int predicate, std::source_location site = std::source_location::current()) {
+  const std::uint64_t r = ::kverify::emu::detail::syncthreads_count(predicate, site);
+  return (r >> 32) == (r & 0xffffffffu);
+}
+inline int __syncthreads_or(int predicate, std::source_location site = std::source_location::current()) {
+  return (::kverify::emu::detail::syncthreads_count(predicate, site) >> 32) != 0;
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location site = std::source_location::current()) {
   ::kverify::emu::detail::warp_collective(::kverify::emu::detail::Collective::syncwarp, mask, 0, 0, 32, site);
@@ -148,54 +178,125 @@ T atomicMin(T* address, T value) {
   }
   return old;
 }
-
-// --- math ----------------------------------------------------------------------------------------
-// The accurate functions come from the host libm (CUDA documents expf and tanhf within 2 ulp; the
-// results differ from the GPU's in the last bits, which is why emu and GPU are each compared with
-// the reference, never with each other). __expf is modelled as the GPU computes it: ex2.approx of
-// x*log2(e), with x*log2(e) rounded to f32 first, the dominant part of its error.
-inline float __expf(float x) { return std::exp2(x * 1.44269504088896341f); }
-inline float __logf(float x) { return std::log2(x) * 0.693147180559945309f; }
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __frcp_rn(float a) { return 1.0f / a; }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 template <typename T>
-T __ldg(const T* p) {
-  return *p;
+T atomicAnd(T* address, T value) {
+  return std::atomic_ref<T>(*address).fetch_and(value);
 }
-// expf, tanhf, erff, fmaxf, ... are the C library's, declared by <cmath> in the global namespace.
-inline int min(int a, int b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline float max(float a, float b) { return std::fmax(a, b); }
+template <typename T>
+T atomicOr(T* address, T value) {
+  return std::atomic_ref<T>(*address).fetch_or(value);
+}
+template <typename T>
+T atomicXor(T* address, T value) {
+  return std::atomic_ref<T>(*address).fetch_xor(value);
+}
+// ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1).
+inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
+  std::atomic_ref<unsigned int> ref(*address);
+  unsigned int old = ref.load();
+  while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1u)) {
+  }
+  return old;
+}
+inline unsigned int atomicDec(unsigned int* address, unsigned int limit) {
+  std::atomic_ref<unsigned int> ref(*address);
+  unsigned int old = ref.load();
+  while (!ref.compare_exchange_weak(old, (old == 0u || old > limit) ? limit : old - 1u)) {
+  }
+  return old;
+}
+
+namespace kverify::emu::detail {
+// Read-modify-write of a value the hardware adds with one instruction and std::atomic_ref has no
+// fetch_add for (16-bit floats and their pairs): a compare-exchange loop on the whole value.
+template <typename T, typename F>
+T atomic_update(T* address, F f) {
+  std::atomic_ref<T> ref(*address);
+  T old = ref.load();
+  while (!ref.compare_exchange_weak(old, f(old))) {
+  }
+  return old;
+}
+}  // namespace kverify::emu::detail
+inline __half atomicAdd(__half* address, __half v) {
+  return kverify::emu::detail::atomic_update(address, [v](__half o) { return __hadd(o, v); });
+}
+inline __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 v) {
+  return kverify::emu::detail::atomic_update(address, [v](__nv_bfloat16 o) { return __hadd(o, v); });
+}
+// The pair forms are atomic per 16-bit half on the device, not as a 32-bit whole; one
+// compare-exchange over both is a stronger guarantee that no correct kernel can tell apart.
+inline __half2 atomicAdd(__half2* address, __half2 v) {
+  return kverify::emu::detail::atomic_update(address, [v](__half2 o) { return __hadd2(o, v); });
+}
+inline __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 v) {
+  return kverify::emu::detail::atomic_update(address, [v](__nv_bfloat162 o) { return __hadd2(o, v); });
+}
+// sm_90's vector atomicAdd: each element is one atomic addition.
+inline float2 atomicAdd(float2* address, float2 v) {
+  return float2{atomicAdd(&address->x, v.x), atomicAdd(&address->y, v.y)};
+}
+inline float4 atomicAdd(float4* address, float4 v) {
+  return float4{atomicAdd(&address->x, v.x), atomicAdd(&address->y, v.y), atomicAdd(&address->z, v.z),
+                atomicAdd(&address->w, v.w)};
+}
+// The scoped forms: one memory and one block at a time on emu, so the scope changes nothing.
+#define KV_EMU_SCOPED_ATOMIC(op)       \
+  template <typename T, typename... V> \
+  T op##_block(T* address, V... v) {   \
+    return op(address, v...);          \
+  }                                    \
+  template <typename T, typename... V> \
+  T op##_system(T* address, V... v) {  \
+    return op(address, v...);          \
+  }
+KV_EMU_SCOPED_ATOMIC(atomicAdd)
+KV_EMU_SCOPED_ATOMIC(atomicSub)
+KV_EMU_SCOPED_ATOMIC(atomicExch)
+KV_EMU_SCOPED_ATOMIC(atomicCAS)
+KV_EMU_SCOPED_ATOMIC(atomicMax)
+KV_EMU_SCOPED_ATOMIC(atomicMin)
+KV_EMU_SCOPED_ATOMIC(atomicAnd)
+KV_EMU_SCOPED_ATOMIC(atomicOr)
+KV_EMU_SCOPED_ATOMIC(atomicXor)
+#undef KV_EMU_SCOPED_ATOMIC
 
 // --- launching -----------------------------------------------------------------------------------
 
 namespace kverify::emu {
 
 // Runs kernel(args...) over the grid: the emu counterpart of kernel<<<grid, block, shmem>>>(args...).
+// Throws LaunchError, for a refused configuration too (kverify's own launchers use it through
+// KV_LAUNCH; user code's `<<<>>>` becomes launch_kernel below).
 template <typename... Params, typename... Args>
-LaunchStats launch(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
+LaunchStats launch(dim3 grid, dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
                    void (*kernel)(Params...), Args&&... args) {
   struct Bound {
     void (*kernel)(Params...);
     std::tuple<std::decay_t<Params>...> args;
   } bound{kernel, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
   return launch_erased(
-      grid, block, dynamic_shared_bytes, options,
+      Dim3{grid.x, grid.y, grid.z}, Dim3{block.x, block.y, block.z}, dynamic_shared_bytes, options,
       [](void* p) {
         auto* b = static_cast<Bound*>(p);
         std::apply(b->kernel, b->args);  // each thread gets the same argument values
       },
       &bound);
+}
+
+// What `kernel<<<grid, block, shmem, stream>>>(args...)` becomes on emu (the build-time rewrite
+// of the launch syntax calls it). As on the device: a configuration the H200 refuses runs
+// nothing and records CUDA's error for cudaGetLastError (not sticky), with the reason in
+// last_launch_refusal(); the arguments convert to the kernel's parameter types as in a call; the
+// schedule seed is the one of the innermost ScheduleScope on this thread (0 without one). An
+// error the kernel raises while it runs throws LaunchError (runtime_api.hpp says why).
+template <typename... Params, typename... Args>
+void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+                   cudaStream_t stream, Args&&... args) {
+  static_cast<void>(stream);  // every launch is synchronous on emu
+  if (!api::admit_launch(reinterpret_cast<const void*>(kernel), grid, block, dynamic_shared_bytes)) return;
+  api::note_launch(
+      launch(grid, block, dynamic_shared_bytes, current_launch_options(), kernel, std::forward<Args>(args)...));
 }
 
 }  // namespace kverify::emu

@@ -1,10 +1,14 @@
 #include "runtime/emu/scheduler.hpp"
 
+#include "runtime/emu/builtins.hpp"
+
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -32,6 +36,15 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
+// CUDA's built-in index variables. The scheduler rewrites threadIdx on every switch into a
+// fiber, and the others once per block or launch: kernel code reads plain variables (no call per
+// access, and host code may declare its own gridDim), one set per OS thread, since different OS
+// threads may run different launches.
+constinit thread_local uint3 threadIdx{0, 0, 0};
+constinit thread_local uint3 blockIdx{0, 0, 0};
+constinit thread_local dim3 blockDim{1, 1, 1};
+constinit thread_local dim3 gridDim{1, 1, 1};
+
 namespace kverify::emu {
 
 namespace ctx = boost::context::detail;
@@ -56,8 +69,8 @@ std::string_view name(LaunchError::Kind kind) {
 
 namespace detail {
 
-constinit thread_local const ThreadState* current = nullptr;
 constinit thread_local unsigned char* dynamic_shared = nullptr;
+constinit thread_local std::size_t dynamic_shared_bytes = 0;
 
 std::string_view name(Collective c) {
   switch (c) {
@@ -90,6 +103,11 @@ using detail::Collective;
 constexpr std::size_t kStackBytes = 256 * 1024;
 constexpr std::size_t kGuardBytes = 4096;
 constexpr int kMaxThreadsPerBlock = 1024;
+// A spin-wait that nothing ends: every live thread only calls __nanosleep, this many times in a
+// row (about 0.1 s plain, a few s under TSan), with no thread reaching anything else.
+constexpr std::uint64_t kMaxIdleYields = 1ull << 22;
+// CUDA aligns the dynamic shared block to 128 bytes (and kernels rely on 16 for vector access).
+constexpr std::size_t kDynamicSharedAlignment = 128;
 
 // Fiber stacks at fixed addresses, reserved once per OS thread and reused by every launch.
 class StackPool {
@@ -197,6 +215,7 @@ struct BlockRun {
   std::size_t ready_first = 0, ready_count = 0;
   int live = 0;
   int running = -1;
+  std::uint64_t idle_yields = 0;  // __nanosleep yields since a thread last did anything else
   ctx::fcontext_t scheduler_context = nullptr;
   std::optional<LaunchError> error;
   std::uint64_t rng = 0;
@@ -206,6 +225,10 @@ struct BlockRun {
 
   // Barrier of the current generation.
   int barrier_arrived = 0;
+  int barrier_true = 0;  // arrivals with a non-zero predicate (__syncthreads_count/_and/_or)
+  // The last released barrier's tallies: read by its threads before any of them can complete the
+  // next barrier, which needs every one of them.
+  int released_arrived = 0, released_true = 0;
   std::source_location barrier_site;
   char tsan_barrier = 0;  // address used as the barrier's synchronisation object
   char tsan_block_end = 0;
@@ -232,7 +255,7 @@ struct BlockRun {
   void resume(int i) {
     Fiber& f = fibers[i];
     running = i;
-    detail::current = &f.state;
+    threadIdx = uint3{f.state.thread_idx.x, f.state.thread_idx.y, f.state.thread_idx.z};
     ++*switches;
 #if KV_EMU_ASAN
     __sanitizer_start_switch_fiber(&scheduler_fake_stack, stack_pool().bottom(f.linear), kStackBytes);
@@ -246,7 +269,6 @@ struct BlockRun {
 #endif
     fibers[i].context = back.fctx;
     running = -1;
-    detail::current = nullptr;
   }
 
   // From the running fiber back to the scheduler. `finished` ends the fiber for good.
@@ -334,6 +356,7 @@ struct BlockRun {
 
   void thread_exited(Fiber& f) {
     f.fiber_state = FiberState::done;
+    idle_yields = 0;
     --live;
     // Returned threads leave later barriers and warp collectives.
     maybe_release_barrier();
@@ -344,7 +367,10 @@ struct BlockRun {
 
   void maybe_release_barrier() {
     if (barrier_arrived == 0 || barrier_arrived < live) return;
+    released_arrived = barrier_arrived;
+    released_true = barrier_true;
     barrier_arrived = 0;
+    barrier_true = 0;
     for (std::size_t i = 0; i < fibers.size(); ++i)
       if (fibers[i].fiber_state == FiberState::at_barrier) make_ready(static_cast<int>(i));
   }
@@ -467,7 +493,9 @@ struct BlockRun {
 
 namespace detail {
 
-void syncthreads(const std::source_location& site) {
+namespace {
+// Both barriers in one body, inlined into each (the plain one is on every kernel's hot path).
+inline __attribute__((always_inline)) std::uint64_t barrier(int predicate, const std::source_location& site) {
   BlockRun* run = active_block;
   if (!run || run->running < 0) throw std::logic_error("__syncthreads called outside an emu launch");
   Fiber& f = run->self();
@@ -480,6 +508,8 @@ void syncthreads(const std::source_location& site) {
   }
   if (run->barrier_arrived == 0) run->barrier_site = site;
   ++run->barrier_arrived;
+  run->barrier_true += predicate != 0;
+  run->idle_yields = 0;
   f.fiber_state = FiberState::at_barrier;
   f.waiting_at = site;
 #if defined(KVERIFY_EMU_TSAN)
@@ -490,7 +520,12 @@ void syncthreads(const std::source_location& site) {
 #if defined(KVERIFY_EMU_TSAN)
   __tsan_acquire(&run->tsan_barrier);
 #endif
+  return (static_cast<std::uint64_t>(run->released_true) << 32) | static_cast<std::uint32_t>(run->released_arrived);
 }
+}  // namespace
+
+void syncthreads(const std::source_location& site) { barrier(0, site); }
+std::uint64_t syncthreads_count(int predicate, const std::source_location& site) { return barrier(predicate, site); }
 
 std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t value, int param, int width,
                               const std::source_location& site) {
@@ -523,6 +558,7 @@ std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t valu
     w.arrived = 0;
   }
   w.arrived |= 1u << lane;
+  run->idle_yields = 0;
   w.values[lane] = value;
   w.params[lane] = param;
   f.fiber_state = FiberState::at_warp;
@@ -538,6 +574,32 @@ std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t valu
 #endif
   return w.results[lane];
 }
+
+void yield(const std::source_location& site) {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) return;  // host code: nothing to yield to
+  Fiber& f = run->self();
+  if (++run->idle_yields > kMaxIdleYields) {
+    run->fail(LaunchError::Kind::deadlock, "block " + dim_text(f.state.block_idx) +
+                                               ": every live thread only spins: " + std::to_string(kMaxIdleYields) +
+                                               " __nanosleep yields in a row with no thread reaching a barrier, a "
+                                               "warp collective or its end (last: thread " +
+                                               dim_text(f.state.thread_idx) + " at " + site_text(site) + "); " +
+                                               run->deadlock_report());
+    throw BlockAbandoned{};
+  }
+  f.waiting_at = site;
+  run->make_ready(run->running);
+  run->yield_to_scheduler(false);
+}
+
+unsigned live_lanes() {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) return 0;
+  return ~run->lanes_done(run->self().linear / 32);
+}
+
+bool in_kernel() { return active_block != nullptr && active_block->running >= 0; }
 
 void trap(const std::source_location& site) {
   BlockRun* run = active_block;
@@ -572,8 +634,16 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   LaunchProgress& progress = launch_progress();
   progress.blocks_done.store(0, std::memory_order_relaxed);
   progress.blocks_total.store(std::uint64_t{grid.x} * grid.y * grid.z, std::memory_order_relaxed);
-  std::vector<unsigned char> shared(dynamic_shared_bytes);
-  detail::dynamic_shared = shared.empty() ? nullptr : shared.data();
+  // A real allocation even for 0 bytes: kernels may form the pointer, and ASan reports any access.
+  struct AlignedDelete {
+    void operator()(unsigned char* p) const { ::operator delete[](p, std::align_val_t(kDynamicSharedAlignment)); }
+  };
+  const std::unique_ptr<unsigned char[], AlignedDelete> shared(
+      static_cast<unsigned char*>(::operator new[](dynamic_shared_bytes, std::align_val_t(kDynamicSharedAlignment))));
+  detail::dynamic_shared = shared.get();
+  detail::dynamic_shared_bytes = dynamic_shared_bytes;
+  blockDim = dim3(block.x, block.y, block.z);
+  gridDim = dim3(grid.x, grid.y, grid.z);
   StackPool& pool = stack_pool();
 
   BlockRun run;
@@ -589,8 +659,8 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   struct Reset {
     ~Reset() {
       active_block = nullptr;
-      detail::current = nullptr;
       detail::dynamic_shared = nullptr;
+      detail::dynamic_shared_bytes = 0;
     }
   } reset;
 
@@ -598,10 +668,13 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     for (unsigned by = 0; by < grid.y; ++by)
       for (unsigned bx = 0; bx < grid.x; ++bx) {
         const Dim3 block_idx{bx, by, bz};
+        blockIdx = uint3{bx, by, bz};
         // Uninitialised shared memory reads as 0xff bytes (NaN for floats), every block anew.
-        if (!shared.empty()) std::memset(shared.data(), 0xff, shared.size());
+        if (dynamic_shared_bytes > 0) std::memset(shared.get(), 0xff, dynamic_shared_bytes);
         run.clear_ready(threads);
         run.barrier_arrived = 0;
+        run.barrier_true = 0;
+        run.idle_yields = 0;
         for (auto& w : run.warps) w = WarpRendezvous{};
         run.reset_warps();
         run.live = static_cast<int>(threads);

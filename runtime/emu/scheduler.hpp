@@ -65,18 +65,32 @@ struct ThreadState {
   Dim3 block_dim;
   Dim3 grid_dim;
 };
-// constinit: no TLS wrapper call on each access (and GCC 12 miscompiles UBSan null checks around it).
-extern thread_local constinit const ThreadState* current;
+// The launch's dynamic shared memory (128-byte aligned, poisoned with 0xff before every block)
+// and its size. constinit: no TLS wrapper call on each access (and GCC 12 miscompiles UBSan null
+// checks around it).
 extern thread_local constinit unsigned char* dynamic_shared;
+extern thread_local constinit std::size_t dynamic_shared_bytes;
 
 enum class Collective : std::uint8_t { shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, syncwarp };
 std::string_view name(Collective c);
 
 void syncthreads(const std::source_location& site);
+// The barrier with a predicate: (threads with a non-zero predicate << 32) | threads that took part
+// (the live ones: returned threads leave barriers).
+std::uint64_t syncthreads_count(int predicate, const std::source_location& site);
 // Returns the calling lane's result (raw bits of the shuffled value, or the vote result).
 std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t value, int param, int width,
                               const std::source_location& site);
 [[noreturn]] void trap(const std::source_location& site);
+// __nanosleep: the calling thread goes to the back of the ready threads and another runs, so a
+// spin-wait makes progress. A block whose every live thread only yields, 2^22 times in a row
+// with no thread reaching a barrier, a collective or its end, is reported as a deadlock (a
+// spin-wait nothing will end).
+void yield(const std::source_location& site);
+// The lanes of the calling thread's warp that have not returned (__activemask).
+unsigned live_lanes();
+// Whether the calling OS thread is inside a kernel (a launch from there is dynamic parallelism).
+bool in_kernel();
 
 }  // namespace detail
 }  // namespace kverify::emu

@@ -1,0 +1,3 @@
+// emu: CUDA's vector_functions.h for host-compiled kernel code.
+#pragma once
+#include "../vector_types.hpp"

@@ -1,0 +1,3 @@
+// emu: CUDA's vector_types.h for host-compiled kernel code.
+#pragma once
+#include "../vector_types.hpp"

@@ -1,0 +1,53 @@
+# CUDA sources for the emu build: the rewrite of <<<>>> launches (runtime/emu/launch_rewrite/).
+#
+#   kverify_emu_rewrite(<out_var> <source>...)
+#
+# For each source (a .cu, or any file with host code that launches kernels), adds a build step
+# that writes a rewritten copy into the build tree and returns the copies' paths in <out_var>,
+# to be listed in the SOURCES of a target that the host compiler builds for emu:
+#
+#   kverify_emu_rewrite(my_emu_sources kernels/my_op.cu)
+#   add_executable(my_op_emu ${my_emu_sources} main.cpp)
+#   target_link_libraries(my_op_emu PRIVATE kv_emu kv_emu_cuda_headers)
+#
+# - Each copy is <build>/kverify_emu_rewrite/<absolute path of the source>.cpp, compiled as C++.
+#   It starts with `#line 1 "<original path>"`: diagnostics, __FILE__ and std::source_location
+#   name the user's file and lines (the rewrite keeps every line where it was).
+# - Headers: every file the source reaches through `#include "..."` relative to the including
+#   file is rewritten too, into the same mirror (<build>/kverify_emu_rewrite/<its absolute path>),
+#   so the compiler, looking first in the copy's own folder, finds the rewritten headers in place
+#   of the originals: a launcher in a .cuh next to the .cu works. A header found only through the
+#   include path (-I) is used as it is (a launch in it does not compile on emu); include it
+#   relative to the file instead.
+# - The original file's folder is added with -iquote, so an include that the rewrite could not
+#   follow (an #include of a macro) still finds what it found before.
+# - Editing the source or any header it reached reruns the rewrite (a depfile lists them).
+# - Call it in the same CMakeLists.txt as the target that compiles the copies (CMake attaches
+#   generated files to targets of the directory that generates them).
+
+function(kverify_emu_rewrite out_var)
+  if(NOT TARGET kv_emu_launch_rewrite)
+    message(FATAL_ERROR "kverify_emu_rewrite: the rewrite tool kv_emu_launch_rewrite is not defined yet (call it after kverify's runtime/ is added)")
+  endif()
+  set(mirror "${CMAKE_BINARY_DIR}/kverify_emu_rewrite")
+  set(result "")
+  foreach(src IN LISTS ARGN)
+    get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${abs}")
+      message(FATAL_ERROR "kverify_emu_rewrite: source '${src}' does not exist (looked for ${abs})")
+    endif()
+    get_filename_component(dir "${abs}" DIRECTORY)
+    set(out "${mirror}${abs}.cpp")
+    file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${abs}")
+    add_custom_command(
+      OUTPUT "${out}"
+      COMMAND kv_emu_launch_rewrite --mirror "${mirror}" --output "${out}" --depfile "${out}.d" "${abs}"
+      DEPENDS "${abs}" kv_emu_launch_rewrite
+      DEPFILE "${out}.d"
+      COMMENT "emu: rewriting <<<>>> launches of ${shown}"
+      VERBATIM)
+    set_source_files_properties("${out}" PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-iquote;${dir}")
+    list(APPEND result "${out}")
+  endforeach()
+  set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()

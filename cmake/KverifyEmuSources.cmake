@@ -10,8 +10,11 @@
 #   add_executable(my_op_emu ${my_emu_sources} main.cpp)
 #   target_link_libraries(my_op_emu PRIVATE kv_emu kv_emu_cuda_headers)
 #
-# - Each copy is <build>/kverify_emu_rewrite/<absolute path of the source>.cpp, compiled as C++.
-#   It starts with `#line 1 "<original path>"`: diagnostics, __FILE__ and std::source_location
+# - Each copy is <build>/kverify_emu_rewrite/<absolute path of the source>.cpp, compiled as C++;
+#   a header named in the list (.cuh .h .hpp .hh .inl) gets its copy at
+#   <build>/kverify_emu_rewrite/<absolute path> instead, not compiled, for a generated TU of the emu
+#   build to #include in place of the original (the launcher-in-a-header of kverify_add_variant).
+#   Each copy starts with `#line 1 "<original path>"`: diagnostics, __FILE__ and std::source_location
 #   name the user's file and lines (the rewrite keeps every line where it was).
 # - Headers: every file the source reaches through `#include "..."` relative to the including
 #   file is rewritten too, into the same mirror (<build>/kverify_emu_rewrite/<its absolute path>),
@@ -37,7 +40,11 @@ function(kverify_emu_rewrite out_var)
       message(FATAL_ERROR "kverify_emu_rewrite: source '${src}' does not exist (looked for ${abs})")
     endif()
     get_filename_component(dir "${abs}" DIRECTORY)
-    set(out "${mirror}${abs}.cpp")
+    if(abs MATCHES "\\.(cuh|h|hpp|hh|inl)$")
+      set(out "${mirror}${abs}")  # a header: its rewritten copy, for an #include of the emu build
+    else()
+      set(out "${mirror}${abs}.cpp")
+    endif()
     file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${abs}")
     add_custom_command(
       OUTPUT "${out}"
@@ -46,7 +53,9 @@ function(kverify_emu_rewrite out_var)
       DEPFILE "${out}.d"
       COMMENT "emu: rewriting <<<>>> launches of ${shown}"
       VERBATIM)
-    set_source_files_properties("${out}" PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-iquote;${dir}")
+    if(NOT abs MATCHES "\\.(cuh|h|hpp|hh|inl)$")
+      set_source_files_properties("${out}" PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-iquote;${dir}")
+    endif()
     list(APPEND result "${out}")
   endforeach()
   set(${out_var} "${result}" PARENT_SCOPE)

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,13 @@ TEST(EmuLaunchEndToEnd, FileNamesAndLinesAreTheOriginals) {
   } catch (const kverify::emu::LaunchError& e) {
     EXPECT_NE(std::string(e.what()).find("launcher.cu:" + std::to_string(line)), std::string::npos) << e.what();
   }
+}
+
+TEST(EmuLaunchEndToEnd, AHeaderNamedOnItsOwnGetsItsRewrittenCopy) {
+  std::ifstream in(KV_E2E_HEADER_COPY);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("#line 1 \""), std::string::npos) << KV_E2E_HEADER_COPY;
+  EXPECT_NE(text.find("KVERIFY_EMU_LAUNCH((iota_kernel), (1, n))(out);"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -14,13 +14,15 @@
 // The kernel expression may name a kernel, a specialisation (`k<T, 4>`), a qualified name, a
 // function pointer variable, a member or an array element: it reaches the target as that
 // pointer. A kernel template whose arguments CUDA deduces from the call (`k<<<g, b>>>(ptr)` for
-// `template <class T> __global__ void k(const T*)`) has no pointer until the call is seen; it
-// reaches the target as a pointer to a thunk taking the decayed argument types, which calls the
-// template by name in each thread, so deduction and conversions are the call's own.
+// `template <class T> __global__ void k(const T*)`) has no pointer until the call is seen, and a
+// launch that leaves default arguments out passes fewer arguments than the pointer takes; both
+// reach the target as a pointer to a thunk taking the decayed argument types, which calls the
+// kernel by name in each thread, so deduction, defaults and conversions are the call's own.
 #pragma once
 
 #include <bit>
 #include <cstddef>
+#include <stdexcept>
 #include <type_traits>
 
 // The one place that names what a rewritten launch calls:
@@ -40,10 +42,17 @@ struct Config {
   Stream stream;
 };
 
-// CUDA's two to four launch parameters.
+// CUDA's two to four launch parameters. A stream written as the integer 0 (`<<<g, b, 0, 0>>>`,
+// the default stream) reaches the target as nullptr: an int variable would not convert to
+// cudaStream_t, the literal 0 does.
 template <class Grid, class Block, class Shmem = std::size_t, class Stream = std::nullptr_t>
-Config<Grid, Block, Shmem, Stream> make_config(Grid grid, Block block, Shmem shmem = 0, Stream stream = nullptr) {
-  return {grid, block, shmem, stream};
+auto make_config(Grid grid, Block block, Shmem shmem = 0, Stream stream = nullptr) {
+  if constexpr (std::is_integral_v<Stream>) {
+    if (stream != 0) throw std::invalid_argument("a <<<>>> launch's stream is a cudaStream_t or 0");
+    return Config<Grid, Block, Shmem, std::nullptr_t>{grid, block, shmem, nullptr};
+  } else {
+    return Config<Grid, Block, Shmem, Stream>{grid, block, shmem, stream};
+  }
 }
 
 // The argument types of a launch: makes the pointer_of test below depend on the launch, so that
@@ -51,8 +60,11 @@ Config<Grid, Block, Shmem, Stream> make_config(Grid grid, Block block, Shmem shm
 template <class... Args>
 struct Tag {};
 
-template <class... Params, class T>
-auto pointer_of(void (*kernel)(Params...), T) -> void (*)(Params...) {
+// The kernel's pointer when the expression names one kernel taking as many parameters as the
+// launch passes arguments (a kernel whose default arguments fill the rest goes by name, below).
+template <class... Params, class... Args>
+  requires(sizeof...(Params) == sizeof...(Args))
+auto pointer_of(void (*kernel)(Params...), Tag<Args...>) -> void (*)(Params...) {
   return kernel;
 }
 

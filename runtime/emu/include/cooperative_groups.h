@@ -7,6 +7,8 @@
 //     thread_block_tile<N>              shfl, shfl_down, shfl_up, shfl_xor, any, all, ballot, sync,
 //                                       thread_rank, size, num_threads, meta_group_rank,
 //                                       meta_group_size
+//   thread_group (from a block or a tile), tiled_partition(parent, n) for n a power of two <= 32:
+//                                       sync, thread_rank, size, num_threads
 //   this_grid(): grid_group             thread_rank, size, num_threads, block_rank, num_blocks,
 //                                       block_index, dim_blocks; sync() is reported (see there)
 //   sync(g), thread_rank(g), group_size(g)
@@ -18,7 +20,7 @@
 // last, defaulted argument for that purpose.
 //
 // Not modelled: tiles larger than a warp (64..1024), coalesced_threads/coalesced_group, the
-// runtime tiled_partition(parent, n), labeled_partition, binary_partition, memcpy_async,
+// collectives of a thread_group, labeled_partition, binary_partition, memcpy_async,
 // grid-wide and cluster synchronisation.
 #pragma once
 
@@ -131,6 +133,47 @@ thread_block_tile<Size, thread_block_tile<ParentSize, ParentParent>> tiled_parti
     const thread_block_tile<ParentSize, ParentParent>& parent) {
   static_assert(Size <= ParentSize, "a tile is partitioned into smaller tiles");
   return {parent.thread_rank() / Size, ParentSize / Size};
+}
+
+// The type-erased group of older kernels (`cg::thread_group g = cg::this_thread_block();`,
+// `cg::tiled_partition(block, 16)`): a whole block or a tile of 1 to 32 threads.
+class thread_group {
+ public:
+  thread_group(const thread_block&) : tile_(0) {}
+  template <unsigned Size, typename Parent>
+  thread_group(const thread_block_tile<Size, Parent>&) : tile_(Size) {}
+
+  unsigned long long size() const { return tile_ == 0 ? details::kc::block_threads() : tile_; }
+  unsigned long long num_threads() const { return size(); }
+  unsigned long long thread_rank() const {
+    return tile_ == 0 ? details::kc::block_rank() : (details::kc::block_rank() & (tile_ - 1));
+  }
+  void sync(details::site_t site = details::site_t::current()) const {
+    if (tile_ == 0) {
+      details::kc::syncthreads(site);
+    } else {
+      const unsigned mask = tile_ == 32 ? 0xffffffffu : ((1u << tile_) - 1u) << (details::kc::lane() & ~(tile_ - 1));
+      details::kc::syncwarp(mask, site);
+    }
+  }
+
+ private:
+  friend thread_group tiled_partition(const thread_group& parent, unsigned tile_size);
+  explicit thread_group(unsigned tile) : tile_(tile) {}
+  unsigned tile_;  // 0: the whole block
+};
+
+// CUDA allows any power of two up to 32 here (larger ones only for a thread_block parent and
+// with scratch memory, which emu does not model): anything else stops the launch.
+inline thread_group tiled_partition(const thread_group& parent, unsigned tile_size) {
+  if (tile_size == 0 || tile_size > 32 || (tile_size & (tile_size - 1)) != 0 ||
+      (parent.size() < tile_size))
+    throw std::logic_error("cooperative_groups::tiled_partition(parent, " + std::to_string(tile_size) +
+                           "): emu models tiles of a power of two from 1 to 32 threads, within the parent");
+  return thread_group(tile_size);
+}
+inline thread_group tiled_partition(const thread_block& parent, unsigned tile_size) {
+  return tiled_partition(thread_group(parent), tile_size);
 }
 
 // The grid, for kernels that only ask where they are. Its sync() needs every block resident at

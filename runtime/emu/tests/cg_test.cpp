@@ -118,6 +118,31 @@ TEST(EmuCooperativeGroups, TileOfATileCountsItsMetaGroupInTheParent) {
   }
 }
 
+__global__ void type_erased_groups(unsigned long long* out) {
+  const cg::thread_group block = cg::this_thread_block();
+  const cg::thread_group tile = cg::tiled_partition(block, 16);
+  const cg::thread_group warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned t = cg::this_thread_block().thread_rank();
+  tile.sync();
+  block.sync();
+  out[t * 4 + 0] = block.thread_rank() * 10000 + block.size();
+  out[t * 4 + 1] = tile.thread_rank() * 10000 + tile.size();
+  out[t * 4 + 2] = warp.thread_rank() * 10000 + warp.num_threads();
+  warp.sync();
+  out[t * 4 + 3] = cg::tiled_partition(tile, 4).thread_rank();
+}
+
+TEST(EmuCooperativeGroups, TypeErasedThreadGroupsOfABlockAndOfTiles) {
+  std::vector<unsigned long long> out(64 * 4);
+  launch(dim3(1), dim3(64), 0, LaunchOptions{9}, type_erased_groups, out.data());
+  for (unsigned t = 0; t < 64; ++t) {
+    EXPECT_EQ(out[t * 4 + 0], t * 10000ull + 64);
+    EXPECT_EQ(out[t * 4 + 1], (t % 16) * 10000ull + 16);
+    EXPECT_EQ(out[t * 4 + 2], (t % 32) * 10000ull + 32);
+    EXPECT_EQ(out[t * 4 + 3], t % 4);
+  }
+}
+
 // --- thread_block_tile: shuffles and votes ------------------------------------------------------
 
 enum class Op { shfl, down, up, xor_ };

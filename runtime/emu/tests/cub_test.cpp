@@ -71,7 +71,7 @@ float warp_reductions_order(const std::vector<float>& x, int threads, int valid)
   for (int w = 0; w < warps; ++w) {
     const int off = w * lw;
     const int wv = ((full && threads % lw == 0) || off + lw <= valid) ? lw : valid - off;
-    const float agg = warp_order(slice(x, off, lw), lw, (full && threads % lw == 0) ? lw : wv);
+    const float agg = warp_order(slice(x, off, std::min(lw, threads - off)), lw, (full && threads % lw == 0) ? lw : wv);
     if (w == 0) acc = agg;
     else if (full || off < valid) acc = acc + agg;
   }

@@ -33,6 +33,11 @@ TEST(EmuLaunchEndToEnd, LaunchesInAMacroBodyAndInAMacroArgument) {
   EXPECT_EQ(out, want);
 }
 
+TEST(EmuLaunchEndToEnd, DefaultArgumentsAndTheStreamWrittenAsZero) {
+  const std::vector<int> want{6, 6, 6, 11, 11, 11};
+  EXPECT_EQ(launch_e2e::default_arguments_and_stream_zero(3), want);
+}
+
 TEST(EmuLaunchEndToEnd, LaunchersInIncludedHeaders) {
   const std::vector<int> out = launch_e2e::launched_from_headers(5);
   const std::vector<int> want{100, 101, 102, 103, 104};

@@ -29,6 +29,8 @@ __global__ void scale(T* x, T factor, int n) {
 
 __global__ void set(int* out, int value) { out[threadIdx.x] = value; }
 
+__global__ void set_default(int* out, int value = 5, int plus = 1) { out[threadIdx.x] = value + plus; }
+
 __global__ void block_sum(const float* in, float* out) {
   KV_DYNAMIC_SHARED(float, partial);
   partial[threadIdx.x] = in[threadIdx.x];
@@ -85,6 +87,13 @@ std::vector<int> launched_from_macros(int n) {
   std::vector<int> second(n, 0);
   CHECKED(set<<<1, n>>>(second.data(), checked_launches + 40));
   out.insert(out.end(), second.begin(), second.end());
+  return out;
+}
+
+std::vector<int> default_arguments_and_stream_zero(int n) {
+  std::vector<int> out(2 * n, 0);
+  set_default<<<1, n, 0, 0>>>(out.data());
+  set_default<<<1, n, 0, 0>>>(out.data() + n, 10);
   return out;
 }
 

@@ -28,11 +28,15 @@
 # - Call it in the same CMakeLists.txt as the target that compiles the copies (CMake attaches
 #   generated files to targets of the directory that generates them).
 
+set_property(GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER "${CMAKE_CURRENT_LIST_DIR}/../runtime/emu/launch_syntax.hpp")
+
 function(kverify_emu_rewrite out_var)
   if(NOT TARGET kv_emu_launch_rewrite)
     message(FATAL_ERROR "kverify_emu_rewrite: the rewrite tool kv_emu_launch_rewrite is not defined yet (call it after kverify's runtime/ is added)")
   endif()
   set(mirror "${CMAKE_BINARY_DIR}/kverify_emu_rewrite")
+  get_property(launch_header GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER)
+  get_filename_component(launch_header "${launch_header}" ABSOLUTE)
   set(result "")
   foreach(src IN LISTS ARGN)
     get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -48,7 +52,8 @@ function(kverify_emu_rewrite out_var)
     file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${abs}")
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND kv_emu_launch_rewrite --mirror "${mirror}" --output "${out}" --depfile "${out}.d" "${abs}"
+      COMMAND kv_emu_launch_rewrite --mirror "${mirror}" --output "${out}" --depfile "${out}.d"
+              --launch-header "${launch_header}" "${abs}"
       DEPENDS "${abs}" kv_emu_launch_rewrite
       DEPFILE "${out}.d"
       COMMENT "emu: rewriting <<<>>> launches of ${shown}"

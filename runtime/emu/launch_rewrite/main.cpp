@@ -1,7 +1,11 @@
 // kv_emu_launch_rewrite: writes the emu build's copy of a CUDA source with its <<<>>> launches
 // rewritten (rewrite.hpp says how and why), plus a rewritten copy of every header it reaches.
 //
-//   kv_emu_launch_rewrite --mirror DIR --output FILE [--depfile FILE] SOURCE
+//   kv_emu_launch_rewrite --mirror DIR --output FILE [--depfile FILE] [--launch-header PATH] SOURCE
+//
+// PATH is what the rewritten files #include for the launch macro (default
+// "runtime/emu/launch_syntax.hpp", found through the include path; the CMake function passes the
+// absolute path, so that no include path is needed for it).
 //
 // Headers: a launcher may sit in a header, and a header may be reached through another one, so
 // every file reached through `#include "..."` relative to the including file's own directory
@@ -71,6 +75,7 @@ std::string make_escape(const std::string& path) {
 
 struct Job {
   fs::path mirror;
+  std::string launch_header;
   std::set<std::string> seen;
   std::vector<fs::path> read;
   int warnings = 0;
@@ -91,7 +96,7 @@ struct Job {
                 << "\n";
       ++warnings;
     }
-    if (!write_if_changed(out, lr::emit(r, original.string()))) {
+    if (!write_if_changed(out, lr::emit(r, original.string(), launch_header))) {
       std::cerr << out.string() << ": error: kv_emu_launch_rewrite cannot write this file\n";
       failed = true;
       return;
@@ -107,7 +112,7 @@ struct Job {
 };
 
 int usage() {
-  std::cerr << "usage: kv_emu_launch_rewrite --mirror DIR --output FILE [--depfile FILE] SOURCE\n";
+  std::cerr << "usage: kv_emu_launch_rewrite --mirror DIR --output FILE [--depfile FILE] [--launch-header PATH] SOURCE\n";
   return 2;
 }
 
@@ -115,9 +120,12 @@ int usage() {
 
 int main(int argc, char** argv) {
   fs::path mirror, output, depfile, source;
+  std::string launch_header = "runtime/emu/launch_syntax.hpp";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if ((a == "--mirror" || a == "--output" || a == "--depfile") && i + 1 < argc) {
+    if (a == "--launch-header" && i + 1 < argc) {
+      launch_header = argv[++i];
+    } else if ((a == "--mirror" || a == "--output" || a == "--depfile") && i + 1 < argc) {
       (a == "--mirror" ? mirror : a == "--output" ? output : depfile) = argv[++i];
     } else if (!a.empty() && a[0] != '-' && source.empty()) {
       source = a;
@@ -133,7 +141,7 @@ int main(int argc, char** argv) {
     std::cerr << output.string() << ": warning: not in " << mirrored(mirror, source.parent_path()).string()
               << ": its #include \"...\" of rewritten headers will find the originals\n";
 
-  Job job{mirror, {source.string()}, {}, 0, false};
+  Job job{mirror, launch_header, {source.string()}, {}, 0, false};
   job.process(source, output);
   if (job.failed) return 1;
   if (!depfile.empty()) {

@@ -476,15 +476,18 @@ Result rewrite(std::string_view source) {
   return Rewriter(source).run();
 }
 
-std::string emit(const Result& result, std::string_view original_path) {
+std::string emit(const Result& result, std::string_view original_path, std::string_view launch_header) {
+  const auto quoted = [](std::string_view path) {
+    std::string q = "\"";
+    for (char c : path) {
+      if (c == '\\' || c == '"') q += '\\';
+      q += c;
+    }
+    return q + "\"";
+  };
   std::string out;
-  if (result.launches > 0) out += "#include \"runtime/emu/launch_syntax.hpp\"\n";
-  out += "#line 1 \"";
-  for (char c : original_path) {
-    if (c == '\\' || c == '"') out += '\\';
-    out += c;
-  }
-  out += "\"\n";
+  if (result.launches > 0) out += "#include " + quoted(launch_header) + "\n";
+  out += "#line 1 " + quoted(original_path) + "\n";
   out += result.text;
   return out;
 }

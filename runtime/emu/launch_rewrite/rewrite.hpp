@@ -27,7 +27,8 @@
 // Known limits (the compiler, not this tool, then reports the line): a kernel expression
 // starting with a unary operator or a cast (`(*table)<<<` works, `*table<<<` does not), a
 // configuration whose `<` comparisons and template arguments cannot be told apart even by
-// trying both readings, and a launch at namespace scope (the expansion is a lambda with a
+// trying both readings, a kernel chosen by `?:` inside the launch (`(c ? k1 : k2)<<<` works),
+// and a launch at namespace scope (the expansion is a lambda with a
 // capture-default, which C++ allows only in a block).
 #pragma once
 
@@ -56,8 +57,9 @@ struct Result {
 // A UTF-8 byte order mark is dropped (it would stand after the lines emit() puts first).
 Result rewrite(std::string_view source);
 
-// The file written for the compiler: the launch macro's header when the file has a launch, then
-// `#line 1 "<original_path>"` and the rewritten text.
-std::string emit(const Result& result, std::string_view original_path);
+// The file written for the compiler: an #include of the launch macro's header when the file has a
+// launch, then `#line 1 "<original_path>"` and the rewritten text.
+std::string emit(const Result& result, std::string_view original_path,
+                 std::string_view launch_header = "runtime/emu/launch_syntax.hpp");
 
 }  // namespace kverify::emu::launch_rewrite

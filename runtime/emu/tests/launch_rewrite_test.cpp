@@ -163,6 +163,8 @@ TEST(EmuLaunchRewrite, EmitNamesTheOriginalFileAndIncludesTheMacroOnlyWhenNeeded
             "#include \"runtime/emu/launch_syntax.hpp\"\n#line 1 \"/src/my \\\"op\\\".cu\"\n"
             "KVERIFY_EMU_LAUNCH((k), (1, 1))();\n");
   EXPECT_EQ(lr::emit(lr::rewrite("int x;\n"), "/src/h.cuh"), "#line 1 \"/src/h.cuh\"\nint x;\n");
+  EXPECT_EQ(lr::emit(lr::rewrite("k<<<1, 1>>>();"), "/a.cu", "/kv/runtime/emu/launch_syntax.hpp"),
+            "#include \"/kv/runtime/emu/launch_syntax.hpp\"\n#line 1 \"/a.cu\"\nKVERIFY_EMU_LAUNCH((k), (1, 1))();");
 }
 
 }  // namespace

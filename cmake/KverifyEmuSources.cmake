@@ -10,9 +10,9 @@
 #   add_executable(my_op_emu ${my_emu_sources} main.cpp)
 #   target_link_libraries(my_op_emu PRIVATE kv_emu kv_emu_cuda_headers)
 #
-# - Each copy is <build>/kverify_emu_rewrite/<absolute path of the source>.cpp, compiled as C++;
-#   a header named in the list (.cuh .h .hpp .hh .inl) gets its copy at
-#   <build>/kverify_emu_rewrite/<absolute path> instead, not compiled, for a generated TU of the emu
+# - Each copy is <current build dir>/kverify_emu_rewrite/<absolute path of the source>.cpp,
+#   compiled as C++; a header named in the list (.cuh .h .hpp .hh .inl) gets its copy at
+#   <current build dir>/kverify_emu_rewrite/<absolute path> instead, not compiled, for a generated TU of the emu
 #   build to #include in place of the original (the launcher-in-a-header of kverify_add_variant).
 #   Each copy starts with `#line 1 "<original path>"`: diagnostics, __FILE__ and std::source_location
 #   name the user's file and lines (the rewrite keeps every line where it was).
@@ -26,7 +26,8 @@
 #   follow (an #include of a macro) still finds what it found before.
 # - Editing the source or any header it reached reruns the rewrite (a depfile lists them).
 # - Call it in the same CMakeLists.txt as the target that compiles the copies (CMake attaches
-#   generated files to targets of the directory that generates them).
+#   generated files to targets of the directory that generates them); calling it again there for
+#   the same source returns the same copy.
 
 set_property(GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER "${CMAKE_CURRENT_LIST_DIR}/../runtime/emu/launch_syntax.hpp")
 
@@ -34,7 +35,8 @@ function(kverify_emu_rewrite out_var)
   if(NOT TARGET kv_emu_launch_rewrite)
     message(FATAL_ERROR "kverify_emu_rewrite: the rewrite tool kv_emu_launch_rewrite is not defined yet (call it after kverify's runtime/ is added)")
   endif()
-  set(mirror "${CMAKE_BINARY_DIR}/kverify_emu_rewrite")
+  # One mirror per directory: targets of two directories may rewrite the same source.
+  set(mirror "${CMAKE_CURRENT_BINARY_DIR}/kverify_emu_rewrite")
   get_property(launch_header GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER)
   get_filename_component(launch_header "${launch_header}" ABSOLUTE)
   set(result "")
@@ -49,6 +51,12 @@ function(kverify_emu_rewrite out_var)
     else()
       set(out "${mirror}${abs}.cpp")
     endif()
+    list(APPEND result "${out}")
+    get_property(done DIRECTORY PROPERTY KVERIFY_EMU_REWRITTEN)
+    if("${out}" IN_LIST done)
+      continue()  # a second call for the same source in this directory reuses the first's copy
+    endif()
+    set_property(DIRECTORY APPEND PROPERTY KVERIFY_EMU_REWRITTEN "${out}")
     file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${abs}")
     add_custom_command(
       OUTPUT "${out}"
@@ -61,7 +69,6 @@ function(kverify_emu_rewrite out_var)
     if(NOT abs MATCHES "\\.(cuh|h|hpp|hh|inl)$")
       set_source_files_properties("${out}" PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-iquote;${dir}")
     endif()
-    list(APPEND result "${out}")
   endforeach()
   set(${out_var} "${result}" PARENT_SCOPE)
 endfunction()

@@ -187,17 +187,26 @@ struct Fiber {
   void* tsan_fiber = nullptr;
 };
 
-struct WarpRendezvous {
-  bool active = false;
+// One collective in progress in a warp: the lanes of `mask` meet at it.
+struct WarpGroup {
   Collective kind{};
   std::source_location site;
   unsigned mask = 0;
   int width = 32;
   unsigned arrived = 0;
+  char tsan_sync = 0;  // address used as the __syncwarp synchronisation object
+};
+
+// Collectives whose masks are disjoint proceed independently, as on the GPU: the tiles of a warp
+// (cooperative groups' thread_block_tile<8>, CUB's logical warps) each shuffle with their own
+// mask, in whatever order the schedule runs their lanes. A lane waits in one group at a time.
+struct WarpRendezvous {
+  unsigned active = 0;  // bit g: groups[g] in progress
+  WarpGroup groups[32];
+  std::uint8_t group_of[32] = {};  // the group a waiting lane is in
   std::uint64_t values[32] = {};
   int params[32] = {};
   std::uint64_t results[32] = {};
-  char tsan_sync = 0;  // address used as the __syncwarp synchronisation object
 };
 
 struct BlockRun;
@@ -362,7 +371,7 @@ struct BlockRun {
     maybe_release_barrier();
     const int warp = f.linear / 32;
     warp_done[warp] |= 1u << (f.linear % 32);
-    if (warps[warp].active) maybe_complete_warp(warp);
+    for (unsigned g = warps[warp].active; g != 0; g &= g - 1) maybe_complete_warp(warp, __builtin_ctz(g));
   }
 
   void maybe_release_barrier() {
@@ -384,19 +393,20 @@ struct BlockRun {
     for (std::size_t i = fibers.size(); i < warps.size() * 32; ++i) warp_done[i / 32] |= 1u << (i % 32);
   }
 
-  void maybe_complete_warp(int warp) {
-    WarpRendezvous& w = warps[warp];
+  void maybe_complete_warp(int warp, int group) {
+    WarpRendezvous& r = warps[warp];
+    WarpGroup& w = r.groups[group];
     if ((w.mask & ~(w.arrived | lanes_done(warp))) != 0) return;
     const unsigned segment_mask = static_cast<unsigned>(32 - w.width);  // PTX shfl's segmask
     std::uint64_t vote = 0;
     for (int lane = 0; lane < 32; ++lane)
-      if ((w.arrived >> lane) & 1u) vote |= static_cast<std::uint64_t>(w.values[lane] != 0) << lane;
+      if ((w.arrived >> lane) & 1u) vote |= static_cast<std::uint64_t>(r.values[lane] != 0) << lane;
     for (int lane = 0; lane < 32 && !error; ++lane) {
       if (!((w.arrived >> lane) & 1u)) continue;
       // Source lane per PTX shfl.sync: clamp to the lane's own width-sized segment.
       const int min_lane = lane & static_cast<int>(segment_mask);
       const int max_lane = min_lane | (31 & ~static_cast<int>(segment_mask));
-      const int b = w.params[lane];
+      const int b = r.params[lane];
       int source = lane;
       switch (w.kind) {
         case Collective::shfl_idx:
@@ -429,24 +439,24 @@ struct BlockRun {
                      " at " + site_text(w.site) + " reads lane " + std::to_string(source) + ", which " + why +
                      " (mask 0x" + hex(w.mask) + ")");
           }
-          w.results[lane] = w.values[source];
+          r.results[lane] = r.values[source];
           break;
         case Collective::ballot:
-          w.results[lane] = vote;
+          r.results[lane] = vote;
           break;
         case Collective::any:
-          w.results[lane] = vote != 0;
+          r.results[lane] = vote != 0;
           break;
         case Collective::all:
-          w.results[lane] = vote == w.arrived;
+          r.results[lane] = vote == w.arrived;
           break;
         case Collective::syncwarp:
-          w.results[lane] = 0;
+          r.results[lane] = 0;
           break;
       }
     }
     const unsigned arrived = w.arrived;
-    w.active = false;
+    r.active &= ~(1u << group);
     w.arrived = 0;
     for (int lane = 0; lane < 32; ++lane)
       if ((arrived >> lane) & 1u) make_ready(warp * 32 + lane);
@@ -479,7 +489,8 @@ struct BlockRun {
       if (f.fiber_state == FiberState::at_barrier) {
         out << " wait at __syncthreads " << site_text(f.waiting_at) << ";";
       } else {
-        const WarpRendezvous& w = warps[i / 32];
+        const WarpRendezvous& r = warps[i / 32];
+        const WarpGroup& w = r.groups[r.group_of[i % 32]];
         const unsigned missing = w.mask & ~(w.arrived | lanes_done(static_cast<int>(i / 32)));
         out << " of warp " << i / 32 << " wait at " << detail::name(w.kind) << " " << site_text(w.site) << " (mask 0x"
             << hex(w.mask) << ") for lanes 0x" << hex(missing) << " that are elsewhere;";
@@ -534,7 +545,7 @@ std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t valu
   Fiber& f = run->self();
   const int warp = f.linear / 32;
   const int lane = f.linear % 32;
-  WarpRendezvous& w = run->warps[warp];
+  WarpRendezvous& r = run->warps[warp];
   const auto bad = [&](const std::string& what) {
     run->fail(LaunchError::Kind::bad_warp_collective,
               run->who(f) + ": " + std::string(name(kind)) + " at " + site_text(site) + " " + what);
@@ -544,35 +555,48 @@ std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t valu
     bad("has width " + std::to_string(width) + " (accepted: a power of two from 1 to 32)");
   if (!((mask >> lane) & 1u))
     bad("is called by lane " + std::to_string(lane) + ", which its mask 0x" + BlockRun::hex(mask) + " does not name");
-  if (w.active && (w.kind != kind || !same_site(w.site, site) || w.mask != mask || w.width != width))
-    bad("with mask 0x" + BlockRun::hex(mask) + " meets lanes waiting at " + std::string(name(w.kind)) + " " +
-        site_text(w.site) + " with mask 0x" + BlockRun::hex(w.mask) +
-        ": lanes of one collective must call the same "
-        "intrinsic with the same mask");
-  if (!w.active) {
-    w.active = true;
+  // The collective this lane joins: the one in progress with its mask, or a new one if no
+  // collective in progress shares a lane with the mask.
+  int group = -1;
+  for (unsigned g = r.active; g != 0; g &= g - 1) {
+    const int i = __builtin_ctz(g);
+    const WarpGroup& other = r.groups[i];
+    if ((other.mask & mask) == 0) continue;
+    if (other.kind != kind || !same_site(other.site, site) || other.mask != mask || other.width != width)
+      bad("with mask 0x" + BlockRun::hex(mask) + " meets lanes waiting at " + std::string(name(other.kind)) + " " +
+          site_text(other.site) + " with mask 0x" + BlockRun::hex(other.mask) +
+          ": lanes of one collective must call the "
+          "same intrinsic with the same mask");
+    group = i;
+  }
+  if (group < 0) {
+    group = __builtin_ctz(~r.active);  // a free slot: at most 32 disjoint masks are in progress
+    r.active |= 1u << group;
+    WarpGroup& w = r.groups[group];
     w.kind = kind;
     w.site = site;
     w.mask = mask;
     w.width = width;
     w.arrived = 0;
   }
+  WarpGroup& w = r.groups[group];
   w.arrived |= 1u << lane;
   run->idle_yields = 0;
-  w.values[lane] = value;
-  w.params[lane] = param;
+  r.group_of[lane] = static_cast<std::uint8_t>(group);
+  r.values[lane] = value;
+  r.params[lane] = param;
   f.fiber_state = FiberState::at_warp;
   f.waiting_at = site;
 #if defined(KVERIFY_EMU_TSAN)
   if (kind == Collective::syncwarp) __tsan_release(&w.tsan_sync);
 #endif
-  run->maybe_complete_warp(warp);
+  run->maybe_complete_warp(warp, group);
   if (run->error) throw BlockAbandoned{};
   run->yield_to_scheduler(false);
 #if defined(KVERIFY_EMU_TSAN)
-  if (kind == Collective::syncwarp) __tsan_acquire(&w.tsan_sync);
+  if (kind == Collective::syncwarp) __tsan_acquire(&r.groups[group].tsan_sync);
 #endif
-  return w.results[lane];
+  return r.results[lane];
 }
 
 void yield(const std::source_location& site) {
@@ -675,7 +699,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
         run.barrier_arrived = 0;
         run.barrier_true = 0;
         run.idle_yields = 0;
-        for (auto& w : run.warps) w = WarpRendezvous{};
+        for (auto& w : run.warps) w.active = 0;  // the rest is written before it is read
         run.reset_warps();
         run.live = static_cast<int>(threads);
         const std::uint64_t block_linear = (std::uint64_t{bz} * grid.y + by) * grid.x + bx;

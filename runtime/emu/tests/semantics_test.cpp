@@ -296,3 +296,27 @@ TEST(EmuSharedMemory, DynamicSharedIsSizedPerLaunchAndPoisonedForEveryBlock) {
 }
 
 }  // namespace
+
+// --- collectives of disjoint lane groups ------------------------------------------------------------
+
+__global__ void tile_butterflies(int* out) {
+  // Four tiles of eight lanes per warp, each shuffling with its own mask: on the GPU they proceed
+  // independently, so the schedule may interleave their lanes in any order.
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned mask = 0xffu << (lane & ~7u);
+  int v = static_cast<int>(threadIdx.x);
+  for (int offset = 4; offset > 0; offset /= 2) v += __shfl_xor_sync(mask, v, offset, 8);
+  if (lane % 16 < 8) __syncwarp(mask);  // tiles 0 and 2 only
+  out[threadIdx.x] = v;
+}
+
+TEST(EmuShuffle, TilesWithDisjointMasksProceedIndependentlyUnderEverySchedule) {
+  for (std::uint64_t seed = 0; seed < 8; ++seed) {
+    std::vector<int> out(64);
+    launch(dim3(1), dim3(64), 0, LaunchOptions{seed}, tile_butterflies, out.data());
+    for (int t = 0; t < 64; ++t) {
+      const int base = t & ~7;
+      EXPECT_EQ(out[t], 8 * base + 28) << "seed " << seed << " thread " << t;  // base + ... + base+7
+    }
+  }
+}

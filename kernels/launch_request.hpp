@@ -26,4 +26,8 @@ struct LaunchRequest {
 
 using Launcher = void (*)(const LaunchRequest&);
 
+// Runs `launcher` on emu with the request's schedule seed; a launch that the H200 would refuse
+// (recorded for cudaGetLastError, as on the device) throws, naming the reason.
+void launch_on_emu(Launcher launcher, const LaunchRequest& request);
+
 }  // namespace kverify

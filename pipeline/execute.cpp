@@ -7,6 +7,7 @@
 #if KVERIFY_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include "runtime/cuda/check.hpp"
 #include "runtime/cuda/device.hpp"
 #endif
 
@@ -63,7 +64,7 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     for (auto& image : images) request.tensors.push_back({image.element(0, 0), image.layout()});
     std::vector<unsigned char> workspace(variant.workspace_bytes ? variant.workspace_bytes(request) : 0, 0xff);
     request.workspace = workspace.empty() ? nullptr : workspace.data();
-    variant.launch_emu(request);
+    launch_on_emu(variant.launch_emu, request);
     return;
   }
 #if KVERIFY_HAVE_CUDA
@@ -84,6 +85,7 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     request.workspace = workspace->data();
   }
   variant.launch_cuda(request);
+  cuda::check_launch(std::string(variant.name).c_str());  // a refused <<<>>> the launcher did not check
   cuda::synchronize(std::string(variant.name).c_str());
   for (std::size_t i = 0; i < images.size(); ++i) buffers[i]->download(images[i].data());
 #else

@@ -9,10 +9,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#define KV_DYNAMIC_SHARED(T, name)                                    \
-  extern __shared__ __align__(16) unsigned char kv_dynamic_shared_[]; \
-  T* name = reinterpret_cast<T*>(kv_dynamic_shared_)
-
 namespace kv {
 using half = __half;
 using bfloat16 = __nv_bfloat16;

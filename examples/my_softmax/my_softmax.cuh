@@ -1,13 +1,13 @@
 // An example of a user's own kernel variant: row softmax, one block of 256 threads per row,
 // three passes over the row (max, sum of exp, write), block reductions through a shared-memory
-// tree. Written against kverify's kernel surface (runtime/kernel_api.hpp through
-// backend_launch.hpp), so the same source runs on the GPU (nvcc) and on emu (the host compiler).
+// tree. Ordinary CUDA C++: nvcc compiles it for the GPU, and the host compiler for emu after
+// kverify_emu_rewrite has turned its <<<>>> launch into a call of emu's launch.
 //
 // kverify_add_variant compiles this header twice, once per backend, into one binary: everything
 // here has internal linkage (the unnamed namespace), so the two copies never meet at link time.
 #pragma once
 
-#include "kernels/common/backend_launch.hpp"  // KV_LAUNCH, with_storage_type, LaunchRequest
+#include "kernels/common/backend_launch.hpp"  // with_storage_type, LaunchRequest, launch_stream
 
 namespace {
 
@@ -54,9 +54,9 @@ void my_softmax_launch(const kverify::LaunchRequest& r) {
   kverify::with_storage_type(r.dtype, [&]<typename T>() {
     const kverify::DeviceTensor& x = r.tensors[0];
     const kverify::DeviceTensor& y = r.tensors[1];
-    KV_LAUNCH(my_softmax_kernel<T>, dim3(static_cast<unsigned>(x.layout.rows)), dim3(kThreads), 0, r,
-              static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.cols, x.layout.row_stride,
-              x.layout.col_stride, y.layout.row_stride, y.layout.col_stride);
+    my_softmax_kernel<T><<<static_cast<unsigned>(x.layout.rows), kThreads, 0, kverify::launch_stream(r)>>>(
+        static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.cols, x.layout.row_stride, x.layout.col_stride,
+        y.layout.row_stride, y.layout.col_stride);
   });
 }
 

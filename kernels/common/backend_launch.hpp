@@ -1,33 +1,47 @@
-// KV_LAUNCH(kernel, grid, block, shared_bytes, request, args...): a launcher's one line that
-// differs between backends. Under nvcc it is kernel<<<...>>> on the request's stream followed by
-// a launch check; under the host compiler it is the emu launch with the request's schedule seed.
+// What kverify's launchers share between backends. They launch with CUDA's own `<<<>>>`
+// (compiled for emu through kverify_emu_rewrite, for the GPU by nvcc), then call
+// check_launch(name): a configuration the device refuses is an error naming the kernel on both
+// backends (emu records it for cudaGetLastError as CUDA does, with its reason).
 // Also: with_storage_type(dtype, f) calls f.template operator()<T>() with T the kernel's storage
-// type (float, kv::half, kv::bfloat16).
+// type (float, __half, __nv_bfloat16); launch_stream(r) is the request's stream (nullptr on emu).
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 #include "kernels/launch_request.hpp"
 #include "runtime/kernel_api.hpp"
 
 #if defined(__CUDACC__)
 #include "runtime/cuda/check.hpp"
-#define KV_LAUNCH(kernel, grid, block, shared_bytes, request, ...)                                         \
-  do {                                                                                                     \
-    kernel<<<(grid), (block), (shared_bytes), static_cast<cudaStream_t>((request).stream)>>>(__VA_ARGS__); \
-    ::kverify::cuda::check_launch(#kernel);                                                                \
-  } while (0)
-// Dynamic shared memory above 48 KiB must be allowed per kernel before the launch.
-#define KV_ALLOW_DYNAMIC_SHARED(kernel, bytes)                                                            \
-  ::kverify::cuda::check(                                                                                 \
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), \
-      "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) for " #kernel)
-#else
-#define KV_LAUNCH(kernel, grid, block, shared_bytes, request, ...)                                                \
-  ::kverify::emu::launch((grid), (block), (shared_bytes), ::kverify::emu::LaunchOptions{(request).schedule_seed}, \
-                         kernel, __VA_ARGS__)
-#define KV_ALLOW_DYNAMIC_SHARED(kernel, bytes) static_cast<void>(bytes)
 #endif
+
+namespace kverify {
+
+inline cudaStream_t launch_stream(const LaunchRequest& r) { return static_cast<cudaStream_t>(r.stream); }
+
+inline void check_launch(const char* kernel) {
+#if defined(__CUDACC__)
+  cuda::check_launch(kernel);
+#else
+  if (cudaGetLastError() != cudaSuccess)
+    throw emu::LaunchError(emu::LaunchError::Kind::bad_launch,
+                           std::string("launch of ") + kernel + " refused: " + emu::last_launch_refusal());
+#endif
+}
+
+// Dynamic shared memory above 48 KiB must be allowed per kernel before the launch (emu keeps the
+// same per-kernel limit).
+template <typename Kernel>
+void allow_dynamic_shared(Kernel kernel, std::size_t bytes, const char* name) {
+  const cudaError_t e =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("cudaFuncSetAttribute(MaxDynamicSharedMemorySize, ") + std::to_string(bytes) +
+                             ") for " + name + ": " + cudaGetErrorString(e));
+}
+
+}  // namespace kverify
 
 namespace kverify {
 
@@ -38,10 +52,10 @@ void with_storage_type(DType dtype, F&& f) {
       f.template operator()<float>();
       return;
     case DType::f16:
-      f.template operator()<kv::half>();
+      f.template operator()<__half>();
       return;
     case DType::bf16:
-      f.template operator()<kv::bfloat16>();
+      f.template operator()<__nv_bfloat16>();
       return;
     case DType::f64:
       break;

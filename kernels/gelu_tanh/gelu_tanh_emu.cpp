@@ -1,3 +1,3 @@
 // gelu_tanh launchers for the emu backend (host compiler, runtime/emu/cuda_model.hpp).
 #define KV_BACKEND emu
-#include "kernels/gelu_tanh/launchers.inl"
+#include "launchers.inl"  // by a relative path, so that kverify_emu_rewrite rewrites its launches too

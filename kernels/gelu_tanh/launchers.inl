@@ -1,6 +1,6 @@
 // The gelu_tanh launchers, written once: gelu_tanh_emu.cpp compiles them for emu and
-// gelu_tanh_cuda.cu for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first;
-// KV_LAUNCH differs. Without KV_BACKEND (tests, variants.cpp) only the host helpers are defined.
+// gelu_tanh_cuda.cu for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
+// Without KV_BACKEND (tests, variants.cpp) only the host helpers are defined.
 //
 // Both kernels use 256 threads and a grid-stride loop; the grid is one block per 1024 work items
 // (elements, or 16-byte vectors), at most 132 SMs x 8 blocks (an H200 full at 2048 threads per SM).
@@ -62,7 +62,8 @@ namespace KV_BACKEND {
 void strided(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = strided_args<T>(r);
-    KV_LAUNCH(gelu_tanh_strided<T>, dim3(blocks_for(args.rows * args.cols)), dim3(kThreads), 0, r, args);
+    gelu_tanh_strided<T><<<dim3(blocks_for(args.rows * args.cols)), dim3(kThreads), 0, launch_stream(r)>>>(args);
+    check_launch("gelu_tanh_strided<T>");
   });
 }
 
@@ -78,7 +79,8 @@ void contiguous_vec(const LaunchRequest& r) {
     const GeluContiguousArgs<T> args{static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data),
                                      r.tensors[0].layout.rows * r.tensors[0].layout.cols};
     const long long vectors = args.n / GeluVector<T>::kLanes;
-    KV_LAUNCH(gelu_tanh_contiguous_vec<T>, dim3(blocks_for(vectors)), dim3(kThreads), 0, r, args);
+    gelu_tanh_contiguous_vec<T><<<dim3(blocks_for(vectors)), dim3(kThreads), 0, launch_stream(r)>>>(args);
+    check_launch("gelu_tanh_contiguous_vec<T>");
   });
 }
 
@@ -95,7 +97,8 @@ void vec_ilp(const LaunchRequest& r) {
     const long long vectors = args.n / GeluVector<T>::kLanes;
     const long long per_block = kThreads * kGeluUnroll;
     const auto blocks = static_cast<unsigned>(std::clamp((vectors + per_block - 1) / per_block, 1LL, kMaxBlocks));
-    KV_LAUNCH(gelu_tanh_vec_ilp<T>, dim3(blocks), dim3(kThreads), 0, r, args);
+    gelu_tanh_vec_ilp<T><<<dim3(blocks), dim3(kThreads), 0, launch_stream(r)>>>(args);
+    check_launch("gelu_tanh_vec_ilp<T>");
   });
 }
 

@@ -1,6 +1,6 @@
 // The matmul_relu launchers, written once: matmul_relu_emu.cpp compiles them for emu and
-// matmul_relu_cuda.cu for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first;
-// KV_LAUNCH differs. Included without KV_BACKEND it gives matmul_relu_args only (tests use it).
+// matmul_relu_cuda.cu for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
+// Included without KV_BACKEND it gives matmul_relu_args only (tests use it).
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/matmul_relu/matmul_relu_simt128.cuh"
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"
@@ -43,7 +43,8 @@ void tiled_smem(const LaunchRequest& r) {
     using namespace matmul_tiled_smem;
     const auto args = matmul_relu_args<T>(r);
     const dim3 grid(grid_extent((args.n + kBN - 1) / kBN, 0x7fffffff), grid_extent((args.m + kBM - 1) / kBM, 65535));
-    KV_LAUNCH(matmul_relu_tiled_smem<T>, grid, dim3(kThreads), 0, r, args);
+    matmul_relu_tiled_smem<T><<<grid, dim3(kThreads), 0, launch_stream(r)>>>(args);
+    check_launch("matmul_relu_tiled_smem<T>");
   });
 }
 
@@ -53,7 +54,8 @@ void simt_128x128(const LaunchRequest& r) {
     using namespace matmul_simt128;
     const auto args = matmul_relu_args<T>(r);
     const dim3 grid(grid_extent((args.n + kBN - 1) / kBN, 0x7fffffff), grid_extent((args.m + kBM - 1) / kBM, 65535));
-    KV_LAUNCH(matmul_relu_simt128<T>, grid, dim3(kThreads), 0, r, args);
+    matmul_relu_simt128<T><<<grid, dim3(kThreads), 0, launch_stream(r)>>>(args);
+    check_launch("matmul_relu_simt128<T>");
   });
 }
 

@@ -337,10 +337,11 @@ template <typename T, typename Cfg, bool kBRowMajor, bool kAligned>
 void launch(const LaunchRequest& r, const MatmulReluArgs<T>& args, long long tiles) {
   auto* kernel = &matmul_relu_mma<T, Cfg, kBRowMajor, kAligned>;
   // Once per instantiation (and device: kverify uses one); a failure throws and is retried next time.
-  static const bool shared_allowed = (KV_ALLOW_DYNAMIC_SHARED(kernel, Cfg::SMEM_BYTES), true);
+  static const bool shared_allowed = (allow_dynamic_shared(kernel, Cfg::SMEM_BYTES, "matmul_relu_mma"), true);
   static_cast<void>(shared_allowed);
   const unsigned grid = static_cast<unsigned>(tiles < 0x7fffffffll ? tiles : 0x7fffffffll);
-  KV_LAUNCH(kernel, dim3(grid), dim3(Cfg::THREADS), Cfg::SMEM_BYTES, r, args);
+  kernel<<<dim3(grid), dim3(Cfg::THREADS), Cfg::SMEM_BYTES, launch_stream(r)>>>(args);
+  check_launch("kernel");
 }
 
 // Which kernel a problem gets: B's orientation, the load path, and the tile configuration.

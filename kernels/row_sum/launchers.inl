@@ -71,8 +71,9 @@ void warp_per_row(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = row_sum_args<T>(r);
     const unsigned rows_per_block = 8;
-    KV_LAUNCH(row_sum_warp_per_row<T>, dim3(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)),
-              dim3(32 * rows_per_block), 0, r, args);
+    row_sum_warp_per_row<T><<<dim3(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)),
+                              dim3(32 * rows_per_block), 0, launch_stream(r)>>>(args);
+    check_launch("row_sum_warp_per_row<T>");
   });
 }
 
@@ -81,7 +82,8 @@ void block_per_row(const LaunchRequest& r) {
     const auto args = row_sum_args<T>(r);
     const long long warps = (args.cols + 31) / 32;
     const unsigned threads = static_cast<unsigned>(32 * (warps < 8 ? warps : 8));
-    KV_LAUNCH(row_sum_block_per_row<T>, dim3(static_cast<unsigned>(args.rows)), dim3(threads), 0, r, args);
+    row_sum_block_per_row<T><<<dim3(static_cast<unsigned>(args.rows)), dim3(threads), 0, launch_stream(r)>>>(args);
+    check_launch("row_sum_block_per_row<T>");
   });
 }
 
@@ -90,10 +92,12 @@ void split_row(const LaunchRequest& r) {
     const auto args = row_sum_args<T>(r);
     const SplitPlan plan = split_plan(args.cols);
     auto* partials = static_cast<float*>(r.workspace);
-    KV_LAUNCH(row_sum_split_partials<T>, dim3(static_cast<unsigned>(plan.splits), static_cast<unsigned>(args.rows)),
-              dim3(256), 0, r, args, plan.chunk, partials);
-    KV_LAUNCH(row_sum_split_combine<T>, dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, r, args,
-              plan.splits, static_cast<const float*>(partials));
+    row_sum_split_partials<T><<<dim3(static_cast<unsigned>(plan.splits), static_cast<unsigned>(args.rows)), dim3(256),
+                                0, launch_stream(r)>>>(args, plan.chunk, partials);
+    check_launch("row_sum_split_partials<T>");
+    row_sum_split_combine<T><<<dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, launch_stream(r)>>>(
+        args, plan.splits, static_cast<const float*>(partials));
+    check_launch("row_sum_split_combine<T>");
   });
 }
 
@@ -126,23 +130,28 @@ void rows_vec_launch(const LaunchRequest& r, const RowSumArgs<T>& args) {
   const long long rows_per_block = 256 / g;
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
   if (g == 32) {
-    KV_LAUNCH((row_sum_rows_vec<T, V, 32, 4>), grid, block, 0, r, args);
+    row_sum_rows_vec<T, V, 32, 4><<<grid, block, 0, launch_stream(r)>>>(args);
+    check_launch("row_sum_rows_vec<T, V, 32, 4>");
     return;
   }
   const int p = static_cast<int>(row_sum_next_pow2((vectors + g - 1) / g));
   const auto launch = [&]<int G>() {
     if constexpr (V == 1) {
-      KV_LAUNCH((row_sum_rows_vec<T, V, G, 1>), grid, block, 0, r, args);
+      row_sum_rows_vec<T, V, G, 1><<<grid, block, 0, launch_stream(r)>>>(args);
+      check_launch("row_sum_rows_vec<T, V, G, 1>");
     } else {
       switch (p) {
         case 1:
-          KV_LAUNCH((row_sum_rows_vec<T, V, G, 1>), grid, block, 0, r, args);
+          row_sum_rows_vec<T, V, G, 1><<<grid, block, 0, launch_stream(r)>>>(args);
+          check_launch("row_sum_rows_vec<T, V, G, 1>");
           break;
         case 2:
-          KV_LAUNCH((row_sum_rows_vec<T, V, G, 2>), grid, block, 0, r, args);
+          row_sum_rows_vec<T, V, G, 2><<<grid, block, 0, launch_stream(r)>>>(args);
+          check_launch("row_sum_rows_vec<T, V, G, 2>");
           break;
         default:
-          KV_LAUNCH((row_sum_rows_vec<T, V, G, 4>), grid, block, 0, r, args);
+          row_sum_rows_vec<T, V, G, 4><<<grid, block, 0, launch_stream(r)>>>(args);
+          check_launch("row_sum_rows_vec<T, V, G, 4>");
           break;
       }
     }
@@ -185,12 +194,14 @@ void split_vec(const LaunchRequest& r) {
     auto* partials = static_cast<float*>(r.workspace);
     const dim3 grid(static_cast<unsigned>(plan.splits), static_cast<unsigned>(std::min(args.rows, 65535LL)));
     if (row_sum_vector_path(r))
-      KV_LAUNCH((row_sum_split_vec<T, kLanesPerVector<T>>), grid, dim3(256), 0, r, args, plan.chunk, partials);
+      row_sum_split_vec<T, kLanesPerVector<T>><<<grid, dim3(256), 0, launch_stream(r)>>>(args, plan.chunk, partials);
     else
-      KV_LAUNCH((row_sum_split_vec<T, 1>), grid, dim3(256), 0, r, args, plan.chunk, partials);
+      row_sum_split_vec<T, 1><<<grid, dim3(256), 0, launch_stream(r)>>>(args, plan.chunk, partials);
+    check_launch("row_sum_split_vec");
     if (plan.splits > 1)
-      KV_LAUNCH(row_sum_split_combine<T>, dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, r, args,
-                plan.splits, static_cast<const float*>(partials));
+      row_sum_split_combine<T><<<dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, launch_stream(r)>>>(
+          args, plan.splits, static_cast<const float*>(partials));
+    check_launch("row_sum_split_combine");
   });
 }
 

@@ -1,3 +1,3 @@
 // row_sum launchers for the emu backend.
 #define KV_BACKEND emu
-#include "kernels/row_sum/launchers.inl"
+#include "launchers.inl"  // by a relative path, so that kverify_emu_rewrite rewrites its launches too

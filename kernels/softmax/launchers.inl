@@ -1,15 +1,20 @@
 // The softmax launchers, written once: softmax_emu.cpp compiles them for emu and softmax_cuda.cu
-// for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first; KV_LAUNCH differs.
+// for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
 // Each launcher maps a LaunchRequest to its kernel's grid, block and arguments.
 #include <cmath>
 
 #include "kernels/common/backend_launch.hpp"
-#include "kernels/softmax/softmax_block_on_chip.cuh"
 #include "kernels/softmax/softmax_block_per_row.cuh"
 #include "kernels/softmax/softmax_block_regs.cuh"
 #include "kernels/softmax/softmax_online.cuh"
 #include "kernels/softmax/softmax_rows_vec.cuh"
 #include "kernels/softmax/softmax_warp_per_row.cuh"
+
+#if defined(KV_BACKEND)
+// By a relative path, so that kverify_emu_rewrite rewrites its extern __shared__ for emu; only
+// the launchers (compiled through that rewrite) need it.
+#include "softmax_block_on_chip.cuh"
+#endif
 
 namespace kverify::kernels::softmax {
 
@@ -36,6 +41,8 @@ inline constexpr long long kRowsVecMaxColumns = 32 * kSoftmaxRegsMaxValues;
 inline constexpr long long kBlockRegsMaxColumns =
     static_cast<long long>(kSoftmaxRegsMaxThreads) * kSoftmaxRegsMaxValues;
 inline constexpr long long kClusterRegsMaxColumns = kSoftmaxMaxCluster * kBlockRegsMaxColumns;
+// block_on_chip keeps the row in shared memory: 224 KiB of f32 of the H200's 227 KiB per block.
+inline constexpr long long kMaxOnChipColumns = 56 * 1024;
 
 // Whether x and y both take 16-byte vectors (vec_io.cuh); otherwise the V = 1 instantiation runs.
 inline bool softmax_vector_path(const LaunchRequest& r) {
@@ -87,8 +94,9 @@ namespace KV_BACKEND {
 void block_per_row(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = softmax_args<T>(r);
-    KV_LAUNCH(softmax_block_per_row<T>, dim3(static_cast<unsigned>(args.rows)), dim3(block_threads(args.cols, 256)), 0,
-              r, args);
+    softmax_block_per_row<T>
+        <<<dim3(static_cast<unsigned>(args.rows)), dim3(block_threads(args.cols, 256)), 0, launch_stream(r)>>>(args);
+    check_launch("softmax_block_per_row<T>");
   });
 }
 
@@ -101,17 +109,18 @@ void warp_per_row(const LaunchRequest& r) {
     const dim3 grid(static_cast<unsigned>((args.rows + 7) / 8)), block(256);
     const long long per_lane = (args.cols + 31) / 32;
     if (per_lane <= 1)
-      KV_LAUNCH((softmax_warp_per_row<T, 1>), grid, block, 0, r, args);
+      softmax_warp_per_row<T, 1><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 2)
-      KV_LAUNCH((softmax_warp_per_row<T, 2>), grid, block, 0, r, args);
+      softmax_warp_per_row<T, 2><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 4)
-      KV_LAUNCH((softmax_warp_per_row<T, 4>), grid, block, 0, r, args);
+      softmax_warp_per_row<T, 4><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 8)
-      KV_LAUNCH((softmax_warp_per_row<T, 8>), grid, block, 0, r, args);
+      softmax_warp_per_row<T, 8><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 16)
-      KV_LAUNCH((softmax_warp_per_row<T, 16>), grid, block, 0, r, args);
+      softmax_warp_per_row<T, 16><<<grid, block, 0, launch_stream(r)>>>(args);
     else
-      KV_LAUNCH((softmax_warp_per_row<T, 32>), grid, block, 0, r, args);
+      softmax_warp_per_row<T, 32><<<grid, block, 0, launch_stream(r)>>>(args);
+    check_launch("softmax_warp_per_row");
   });
 }
 
@@ -122,9 +131,11 @@ void block_on_chip(const LaunchRequest& r) {
     if (args.cols > kMaxOnChipColumns)
       throw std::invalid_argument("softmax/block_on_chip takes rows of at most 57344 columns");
     const std::size_t shared = static_cast<std::size_t>(args.cols) * sizeof(float);
-    KV_ALLOW_DYNAMIC_SHARED(softmax_block_on_chip<T>, shared);
-    KV_LAUNCH(softmax_block_on_chip<T>, dim3(static_cast<unsigned>(args.rows)), dim3(block_threads(args.cols, 1024)),
-              shared, r, args);
+    allow_dynamic_shared(softmax_block_on_chip<T>, shared, "softmax_block_on_chip");
+    softmax_block_on_chip<T>
+        <<<dim3(static_cast<unsigned>(args.rows)), dim3(block_threads(args.cols, 1024)), shared, launch_stream(r)>>>(
+            args);
+    check_launch("softmax_block_on_chip<T>");
   });
 }
 
@@ -132,8 +143,9 @@ void block_on_chip(const LaunchRequest& r) {
 void online(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = softmax_args<T>(r);
-    KV_LAUNCH(softmax_online<T>, dim3(static_cast<unsigned>(args.rows)), dim3(block_threads(args.cols, 1024)), 0, r,
-              args);
+    softmax_online<T>
+        <<<dim3(static_cast<unsigned>(args.rows)), dim3(block_threads(args.cols, 1024)), 0, launch_stream(r)>>>(args);
+    check_launch("softmax_online<T>");
   });
 }
 
@@ -167,12 +179,21 @@ void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   const long long rows_per_block = 256 / g;
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
   if (g == 32) {
-    with_pow2<32 / V>(p, [&]<int P>() { KV_LAUNCH((softmax_rows_vec<T, V, 32, P>), grid, block, 0, r, args); });
+    with_pow2<32 / V>(p, [&]<int P>() {
+      softmax_rows_vec<T, V, 32, P><<<grid, block, 0, launch_stream(r)>>>(args);
+      check_launch("softmax_rows_vec<T, V, 32, P>");
+    });
   } else if constexpr (V == 1) {
-    with_pow2<16>(g, [&]<int G>() { KV_LAUNCH((softmax_rows_vec<T, V, G, 1>), grid, block, 0, r, args); });
+    with_pow2<16>(g, [&]<int G>() {
+      softmax_rows_vec<T, V, G, 1><<<grid, block, 0, launch_stream(r)>>>(args);
+      check_launch("softmax_rows_vec<T, V, G, 1>");
+    });
   } else {
     with_pow2<16>(g, [&]<int G>() {
-      with_pow2<4>(p, [&]<int P>() { KV_LAUNCH((softmax_rows_vec<T, V, G, P>), grid, block, 0, r, args); });
+      with_pow2<4>(p, [&]<int P>() {
+        softmax_rows_vec<T, V, G, P><<<grid, block, 0, launch_stream(r)>>>(args);
+        check_launch("softmax_rows_vec<T, V, G, P>");
+      });
     });
   }
 }
@@ -196,8 +217,10 @@ void block_regs_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   const long long vectors = (args.cols + V - 1) / V;
   const int p = regs_per_thread(vectors, V);
   const dim3 grid(1, rows_grid(args.rows)), block(regs_threads(vectors, p));
-  with_pow2<kSoftmaxRegsMaxValues / V>(
-      p, [&]<int P>() { KV_LAUNCH((softmax_block_regs<T, V, P, false>), grid, block, 0, r, args); });
+  with_pow2<kSoftmaxRegsMaxValues / V>(p, [&]<int P>() {
+    softmax_block_regs<T, V, P, false><<<grid, block, 0, launch_stream(r)>>>(args);
+    check_launch("softmax_block_regs<T, V, P, false>");
+  });
 }
 
 void block_regs(const LaunchRequest& r) {

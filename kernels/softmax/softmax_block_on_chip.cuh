@@ -1,7 +1,8 @@
 // softmax, rows that fit on chip: one block per row; the row is read from memory once into
 // dynamic shared memory (as f32), and the max, the exponentials, the sum and the division all
 // work on that copy; the only other memory traffic is the final store. Rows up to
-// kMaxOnChipColumns (the shared memory of one H100/H200 block, 227 KiB, less the scratch).
+// kMaxOnChipColumns (launchers.inl: the shared memory of one H100/H200 block, 227 KiB, less the
+// scratch).
 #pragma once
 
 #include "kernels/common/block_reduce.cuh"
@@ -10,12 +11,10 @@
 
 namespace kverify::kernels {
 
-inline constexpr long long kMaxOnChipColumns = 56 * 1024;  // 224 KiB of f32
-
 template <typename T>
 __global__ void __launch_bounds__(1024) softmax_block_on_chip(SoftmaxArgs<T> a) {
   __shared__ float scratch[32];
-  KV_DYNAMIC_SHARED(float, row_values);
+  extern __shared__ float row_values[];
   const long long row = blockIdx.x;
   const T* x = a.x + row * a.x_row_stride;
   T* y = a.y + row * a.y_row_stride;

@@ -1,3 +1,3 @@
 // softmax launchers for the emu backend (host compiler, runtime/emu/cuda_model.hpp).
 #define KV_BACKEND emu
-#include "kernels/softmax/launchers.inl"
+#include "launchers.inl"  // by a relative path, so that kverify_emu_rewrite rewrites its launches too

@@ -49,7 +49,9 @@
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
-#define __align__(n) alignas(n)
+// A GNU attribute, not alignas: it may stand among the decl-specifiers, as nvcc accepts it after
+// __shared__ (which is `static` here): `__shared__ __align__(16) float tile[64];`.
+#define __align__(n) __attribute__((aligned(n)))
 #define __shared__ static
 #define __grid_constant__
 #define __CUDACC_EMU__ 1
@@ -68,7 +70,6 @@ struct ExternShared {
 };
 }  // namespace kverify::emu
 
-#define KV_DYNAMIC_SHARED(T, name) T* name = static_cast<T*>(::kverify::emu::dynamic_shared_memory())
 // `extern __shared__ T name[];` in a function, rewritten (T without alignment attributes).
 #define KV_EMU_EXTERN_SHARED(T, name) T* const name = static_cast<T*>(::kverify::emu::dynamic_shared_memory())
 
@@ -266,8 +267,8 @@ KV_EMU_SCOPED_ATOMIC(atomicXor)
 namespace kverify::emu {
 
 // Runs kernel(args...) over the grid: the emu counterpart of kernel<<<grid, block, shmem>>>(args...).
-// Throws LaunchError, for a refused configuration too (kverify's own launchers use it through
-// KV_LAUNCH; user code's `<<<>>>` becomes launch_kernel below).
+// Throws LaunchError, for a refused configuration too (kverify's tests call it directly;
+// `<<<>>>` in kernel sources becomes launch_kernel below).
 template <typename... Params, typename... Args>
 LaunchStats launch(dim3 grid, dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
                    void (*kernel)(Params...), Args&&... args) {

@@ -114,11 +114,12 @@ ElementwiseArgs<T> elementwise_args(const LaunchRequest& r) {
           x.layout.row_stride,     x.layout.col_stride,     y.layout.row_stride, y.layout.col_stride};
 }
 
-#define KV_GELU_MUTANT(name, ...)                                                           \
-  void name(const LaunchRequest& r) {                                                       \
-    with_storage_type(r.dtype, [&]<typename T>() {                                          \
-      KV_LAUNCH((mutants::__VA_ARGS__), dim3(64), dim3(256), 0, r, elementwise_args<T>(r)); \
-    });                                                                                     \
+#define KV_GELU_MUTANT(name, ...)                                                                 \
+  void name(const LaunchRequest& r) {                                                             \
+    with_storage_type(r.dtype, [&]<typename T>() {                                                \
+      mutants::__VA_ARGS__<<<dim3(64), dim3(256), 0, launch_stream(r)>>>(elementwise_args<T>(r)); \
+      check_launch(#__VA_ARGS__);                                                                 \
+    });                                                                                           \
   }
 KV_GELU_MUTANT(exp_tanh, gelu_exp_tanh<T>)
 KV_GELU_MUTANT(writes_input, gelu_writes_input<T>)
@@ -132,8 +133,9 @@ void int32_index(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto a = elementwise_args<T>(r);
     const long long blocks = (a.rows * a.cols + 255) / 256;
-    KV_LAUNCH(mutants::gelu_int32_index<T>, dim3(static_cast<unsigned>(blocks < 65536 ? blocks : 65536)), dim3(256), 0,
-              r, a);
+    mutants::gelu_int32_index<T>
+        <<<dim3(static_cast<unsigned>(blocks < 65536 ? blocks : 65536)), dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::gelu_int32_index<T>");
   });
 }
 

@@ -55,7 +55,8 @@ void matmul_buggy(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto a = matmul_relu_args<T>(r);
     const dim3 grid(static_cast<unsigned>((a.n + 15) / 16), static_cast<unsigned>((a.m + 15) / 16));
-    KV_LAUNCH((mutants::matmul_buggy<T, kBug>), grid, dim3(16, 16), 0, r, a);
+    mutants::matmul_buggy<T, kBug><<<grid, dim3(16, 16), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::matmul_buggy<T, kBug>");
   });
 }
 void relu_per_k_tile(const LaunchRequest& r) { matmul_buggy<0>(r); }

@@ -103,12 +103,13 @@ namespace KV_BACKEND {
 
 inline dim3 warp_per_row_grid(long long rows) { return dim3(static_cast<unsigned>((rows + 7) / 8)); }
 
-#define KV_ROW_SUM_MUTANT(name)                                                             \
-  void name(const LaunchRequest& r) {                                                       \
-    with_storage_type(r.dtype, [&]<typename T>() {                                          \
-      const auto a = row_sum_args<T>(r);                                                    \
-      KV_LAUNCH(mutants::row_sum_##name<T>, warp_per_row_grid(a.rows), dim3(256), 0, r, a); \
-    });                                                                                     \
+#define KV_ROW_SUM_MUTANT(name)                                                                     \
+  void name(const LaunchRequest& r) {                                                               \
+    with_storage_type(r.dtype, [&]<typename T>() {                                                  \
+      const auto a = row_sum_args<T>(r);                                                            \
+      mutants::row_sum_##name<T><<<warp_per_row_grid(a.rows), dim3(256), 0, launch_stream(r)>>>(a); \
+      check_launch("row_sum_" #name);                                                               \
+    });                                                                                             \
   }
 KV_ROW_SUM_MUTANT(drop_tail)
 KV_ROW_SUM_MUTANT(skip_last_row)
@@ -123,12 +124,14 @@ void uninit_scratch(const LaunchRequest& r) {
 #if defined(__CUDACC__)
     float* scratch = nullptr;  // fresh device memory, never written: initcheck's case
     ::kverify::cuda::check(cudaMalloc(&scratch, bytes), "cudaMalloc of the mutant's scratch");
-    KV_LAUNCH(mutants::row_sum_uninit_scratch<T>, grid, dim3(256), 0, r, a, scratch);
+    mutants::row_sum_uninit_scratch<T><<<grid, dim3(256), 0, launch_stream(r)>>>(a, scratch);
+    check_launch("mutants::row_sum_uninit_scratch<T>");
     ::kverify::cuda::check(cudaFree(scratch), "cudaFree of the mutant's scratch");  // waits for the kernel
 #else
     std::vector<unsigned char> scratch(bytes, 0xff);  // emu: unwritten scratch reads as NaN, as the pipeline's
     const auto* unwritten = reinterpret_cast<const float*>(scratch.data());
-    KV_LAUNCH(mutants::row_sum_uninit_scratch<T>, grid, dim3(256), 0, r, a, unwritten);
+    mutants::row_sum_uninit_scratch<T><<<grid, dim3(256), 0, launch_stream(r)>>>(a, unwritten);
+    check_launch("mutants::row_sum_uninit_scratch<T>");
 #endif
   });
 }
@@ -136,7 +139,8 @@ void uninit_scratch(const LaunchRequest& r) {
 void divergent_barrier(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto a = row_sum_args<T>(r);
-    KV_LAUNCH(mutants::row_sum_divergent_barrier<T>, dim3(static_cast<unsigned>(a.rows)), dim3(256), 0, r, a);
+    mutants::row_sum_divergent_barrier<T><<<dim3(static_cast<unsigned>(a.rows)), dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_divergent_barrier<T>");
   });
 }
 

@@ -217,12 +217,13 @@ namespace KV_BACKEND {
 inline dim3 warp_per_row_grid(long long rows) { return dim3(static_cast<unsigned>((rows + 7) / 8)); }
 inline dim3 block_per_row_grid(long long rows) { return dim3(static_cast<unsigned>(rows)); }
 
-#define KV_SOFTMAX_MUTANT(name, grid_of)                                          \
-  void name(const LaunchRequest& r) {                                             \
-    with_storage_type(r.dtype, [&]<typename T>() {                                \
-      const auto a = softmax_args<T>(r);                                          \
-      KV_LAUNCH(mutants::softmax_##name<T>, grid_of(a.rows), dim3(256), 0, r, a); \
-    });                                                                           \
+#define KV_SOFTMAX_MUTANT(name, grid_of)                                                  \
+  void name(const LaunchRequest& r) {                                                     \
+    with_storage_type(r.dtype, [&]<typename T>() {                                        \
+      const auto a = softmax_args<T>(r);                                                  \
+      mutants::softmax_##name<T><<<grid_of(a.rows), dim3(256), 0, launch_stream(r)>>>(a); \
+      check_launch("softmax_" #name);                                                     \
+    });                                                                                   \
   }
 KV_SOFTMAX_MUTANT(zero_padding, warp_per_row_grid)
 KV_SOFTMAX_MUTANT(no_max_subtraction, warp_per_row_grid)
@@ -239,24 +240,26 @@ void tail_zero_padding(const LaunchRequest& r) {
     const dim3 grid = warp_per_row_grid(args.rows), block(256);
     const long long per_lane = (args.cols + 31) / 32;
     if (per_lane <= 1)
-      KV_LAUNCH((mutants::tail_zero_padding<T, 1>), grid, block, 0, r, args);
+      mutants::tail_zero_padding<T, 1><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 2)
-      KV_LAUNCH((mutants::tail_zero_padding<T, 2>), grid, block, 0, r, args);
+      mutants::tail_zero_padding<T, 2><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 4)
-      KV_LAUNCH((mutants::tail_zero_padding<T, 4>), grid, block, 0, r, args);
+      mutants::tail_zero_padding<T, 4><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 8)
-      KV_LAUNCH((mutants::tail_zero_padding<T, 8>), grid, block, 0, r, args);
+      mutants::tail_zero_padding<T, 8><<<grid, block, 0, launch_stream(r)>>>(args);
     else if (per_lane <= 16)
-      KV_LAUNCH((mutants::tail_zero_padding<T, 16>), grid, block, 0, r, args);
+      mutants::tail_zero_padding<T, 16><<<grid, block, 0, launch_stream(r)>>>(args);
     else
-      KV_LAUNCH((mutants::tail_zero_padding<T, 32>), grid, block, 0, r, args);
+      mutants::tail_zero_padding<T, 32><<<grid, block, 0, launch_stream(r)>>>(args);
+    check_launch("mutants::tail_zero_padding");
   });
 }
 
 template <GuardBug kBug>
 void guard_bug(const LaunchRequest& r) {
   const auto args = softmax_args<float>(r);  // registered for f32 only
-  KV_LAUNCH(mutants::guard_bug<kBug>, dim3(static_cast<unsigned>(args.rows)), dim3(32), 0, r, args);
+  mutants::guard_bug<kBug><<<dim3(static_cast<unsigned>(args.rows)), dim3(32), 0, launch_stream(r)>>>(args);
+  check_launch("mutants::guard_bug<kBug>");
 }
 void gap_write(const LaunchRequest& r) { guard_bug<GuardBug::gap_write>(r); }
 void write_before_buffer(const LaunchRequest& r) { guard_bug<GuardBug::before_buffer>(r); }

@@ -188,7 +188,7 @@ TEST(GeluTanh, SignsOfZeroInfinitiesNanAndExtremesHoldBitForBit) {
         r.shape = {1, static_cast<std::int64_t>(n)};
         const kverify::Layout2D l{1, static_cast<std::int64_t>(n), static_cast<std::int64_t>(n) * cs, cs, 0};
         r.tensors = {{x, l}, {y, l}};
-        v->launch_emu(r);
+        kverify::launch_on_emu(v->launch_emu, r);
         for (std::size_t i = 0; i < n; ++i) {
           const double got = kverify::load_as_f64(d, y + i * cs * bytes);
           const double want = table[i].second;

@@ -265,7 +265,7 @@ TEST(MatmulRelu, NanPropagatesThroughTheKernelAndTheRelu) {
   r.tensors = {{a.data(), kverify::Layout2D::row_major(4, 2)},
                {b.data(), kverify::Layout2D::row_major(2, 3)},
                {c.data(), kverify::Layout2D::row_major(4, 3)}};
-  kverify::find_variant("matmul_relu", "tiled_smem")->launch_emu(r);
+  kverify::launch_on_emu(kverify::find_variant("matmul_relu", "tiled_smem")->launch_emu, r);
   for (int n = 0; n < 3; ++n) EXPECT_TRUE(std::isnan(c[n])) << "NaN in A's row 0, column " << n;
   EXPECT_EQ(c[3], 0.0f);           // 1 - 5, then the ReLU
   EXPECT_EQ(c[4], 1.0f);           // 0 + 1
@@ -297,8 +297,9 @@ TEST(MatmulRelu, NanPropagatesThroughTheKernelAndTheRelu) {
 void launch_tiled_smem_on_a_2x1_grid(const kverify::LaunchRequest& r) {
   kverify::with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = kverify::kernels::matmul_relu::matmul_relu_args<T>(r);
-    KV_LAUNCH(kverify::kernels::matmul_relu_tiled_smem<T>, dim3(2, 1),
-              dim3(kverify::kernels::matmul_tiled_smem::kThreads), 0, r, args);
+    kverify::emu::launch(dim3(2, 1), dim3(kverify::kernels::matmul_tiled_smem::kThreads), 0,
+                         kverify::emu::LaunchOptions{r.schedule_seed}, kverify::kernels::matmul_relu_tiled_smem<T>,
+                         args);
   });
 }
 

@@ -1,5 +1,5 @@
-// CUDA's memory spaces as a kernel file writes them, compiled for emu through the __shared__
-// rewrite (kv_emu_rewritten_source): extern __shared__ (several declarations alias the one
+// CUDA's memory spaces as a kernel file writes them, compiled for emu through the source
+// rewrite (kverify_emu_rewrite): extern __shared__ (several declarations alias the one
 // dynamic block), static __shared__, __shared__ in __device__ functions, __constant__ and
 // __device__ globals through cudaMemcpyToSymbol, and host code that names its own gridDim.
 // Launches are written as the `<<<>>>` rewrite emits them (kverify::emu::launch_kernel); that
@@ -114,6 +114,26 @@ TEST(EmuMemorySpaces, SharedArraysInDeviceFunctionsAndStaticSharedArePerBlock) {
     EXPECT_EQ(out[2 * b], 127 * 128 / 2 + 128 * b);
     EXPECT_EQ(out[2 * b + 1], 128);
   }
+}
+
+// `__shared__ __align__(16)` as float4 tiles are declared (nvcc takes the alignment after the
+// memory space; emu's __shared__ is `static`, so __align__ must be an attribute that may follow it).
+__global__ void aligned_tile(std::uintptr_t* out) {
+  __shared__ __align__(16) float tile[2][6];
+  __shared__ __align__(64) unsigned char bytes[3];
+  if (threadIdx.x == 0) {
+    out[0] = reinterpret_cast<std::uintptr_t>(&tile[1][0]) - reinterpret_cast<std::uintptr_t>(&tile[0][0]);
+    out[1] = reinterpret_cast<std::uintptr_t>(tile) % 16;
+    out[2] = reinterpret_cast<std::uintptr_t>(bytes) % 64;
+  }
+}
+
+TEST(EmuMemorySpaces, AlignedSharedArraysAfterTheMemorySpace) {
+  std::vector<std::uintptr_t> out(3, 1);
+  kverify::emu::launch_kernel(aligned_tile, 1, 32, 0, nullptr, out.data());
+  EXPECT_EQ(out[0], 6 * sizeof(float));
+  EXPECT_EQ(out[1], 0u);
+  EXPECT_EQ(out[2], 0u);
 }
 
 // --- __constant__ and __device__ globals ---------------------------------------------------------

@@ -275,7 +275,7 @@ TEST(EmuAtomics, ReadModifyWriteAcrossBlocksAndSchedules) {
 // --- dynamic shared memory -------------------------------------------------------------------------
 
 __global__ void dynamic_shared(unsigned* before, float* out) {
-  KV_DYNAMIC_SHARED(float, buf);
+  float* buf = static_cast<float*>(kverify::emu::dynamic_shared_memory());  // extern __shared__, unrewritten
   unsigned bits;
   std::memcpy(&bits, &buf[threadIdx.x], 4);
   before[blockIdx.x * blockDim.x + threadIdx.x] = bits;

@@ -32,7 +32,7 @@ __global__ void set(int* out, int value) { out[threadIdx.x] = value; }
 __global__ void set_default(int* out, int value = 5, int plus = 1) { out[threadIdx.x] = value + plus; }
 
 __global__ void block_sum(const float* in, float* out) {
-  KV_DYNAMIC_SHARED(float, partial);
+  extern __shared__ float partial[];
   partial[threadIdx.x] = in[threadIdx.x];
   __syncthreads();
   if (threadIdx.x == 0) {

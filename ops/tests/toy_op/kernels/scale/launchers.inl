@@ -13,7 +13,8 @@ void strided(const LaunchRequest& r) {
         static_cast<const T*>(x.data), static_cast<T*>(y.data), x.layout.rows,       x.layout.cols,
         x.layout.row_stride,           x.layout.col_stride,     y.layout.row_stride, y.layout.col_stride};
     const long long blocks = (a.rows * a.cols + 255) / 256;
-    KV_LAUNCH(scale_strided<T>, dim3(static_cast<unsigned>(blocks < 1024 ? blocks : 1024)), dim3(256), 0, r, a);
+    scale_strided<T><<<dim3(static_cast<unsigned>(blocks < 1024 ? blocks : 1024)), dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("scale_strided<T>");
   });
 }
 

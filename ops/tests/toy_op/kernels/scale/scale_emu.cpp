@@ -1,2 +1,2 @@
 #define KV_BACKEND emu
-#include "kernels/scale/launchers.inl"
+#include "launchers.inl"  // by a relative path, so that kverify_emu_rewrite rewrites its launches too

@@ -1,0 +1,78 @@
+// Row softmax on cooperative groups: the block split into 32-thread tiles, a tile per row (8 rows
+// per block), cg::reduce for the max and the sum, any width (lanes stride the row). kEarlyExit
+// plants the bug of its mutant: lanes past the end of a narrow row return before the reductions,
+// which then read lanes that have exited.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "kernels/launch_request.hpp"
+
+namespace cg_softmax {
+namespace {  // compiled once per backend into one binary: the copies stay apart
+
+namespace cg = cooperative_groups;
+constexpr int kRowsPerBlock = 8;
+
+// A NaN or +inf in the row, or a row of only -inf, makes the max or the sum NaN, and with it
+// every output of the row, as the contract says.
+template <typename T, bool kEarlyExit>
+__global__ void __launch_bounds__(32 * kRowsPerBlock)
+    softmax_rows(const T* x, T* y, long long rows, long long cols, long long xrs, long long xcs, long long yrs,
+                 long long ycs) {
+  const cg::thread_block block = cg::this_thread_block();
+  const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  const long long row = static_cast<long long>(blockIdx.x) * kRowsPerBlock + tile.meta_group_rank();
+  if (row >= rows) return;  // the whole tile: all 32 lanes share the row
+  if (kEarlyExit && tile.thread_rank() >= cols) return;
+  const T* xr = x + row * xrs;
+  T* yr = y + row * yrs;
+  float max = -INFINITY;
+  for (long long c = tile.thread_rank(); c < cols; c += 32) max = fmaxf(max, static_cast<float>(xr[c * xcs]));
+  max = cg::reduce(tile, max, cg::greater<float>());
+  float sum = 0.0f;
+  for (long long c = tile.thread_rank(); c < cols; c += 32) sum += expf(static_cast<float>(xr[c * xcs]) - max);
+  sum = cg::reduce(tile, sum, cg::plus<float>());
+  for (long long c = tile.thread_rank(); c < cols; c += 32)
+    yr[c * ycs] = static_cast<T>(expf(static_cast<float>(xr[c * xcs]) - max) / sum);
+}
+
+template <bool kEarlyExit = false>
+void launch(const kverify::LaunchRequest& r) {
+  const kverify::Layout2D& xl = r.tensors[0].layout;
+  const kverify::Layout2D& yl = r.tensors[1].layout;
+  const auto stream = static_cast<cudaStream_t>(r.stream);
+  const auto blocks = static_cast<unsigned>((xl.rows + kRowsPerBlock - 1) / kRowsPerBlock);
+  auto run = [&](auto* type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    softmax_rows<T, kEarlyExit><<<blocks, 32 * kRowsPerBlock, 0, stream>>>(
+        static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.rows, xl.cols, xl.row_stride,
+        xl.col_stride, yl.row_stride, yl.col_stride);
+  };
+  switch (r.dtype) {
+    case kverify::DType::f32:
+      run(static_cast<float*>(nullptr));
+      break;
+    case kverify::DType::f16:
+      run(static_cast<__half*>(nullptr));
+      break;
+    case kverify::DType::bf16:
+      run(static_cast<__nv_bfloat16*>(nullptr));
+      break;
+    default:
+      throw std::invalid_argument("cg_softmax takes f32, f16 or bf16");
+  }
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    throw std::runtime_error(std::string("cg_softmax: ") + cudaGetErrorString(e));
+}
+
+}  // namespace
+}  // namespace cg_softmax

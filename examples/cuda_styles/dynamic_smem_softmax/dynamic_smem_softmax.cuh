@@ -1,0 +1,105 @@
+// Row softmax with the row held in dynamic shared memory: a block of 256 threads per row reads
+// the row once into `extern __shared__` (as f32), then max, exp and sum, and the write all work
+// on that copy; block reductions through a shared tree. Rows above 48 KiB of shared memory raise
+// the kernel's limit with cudaFuncSetAttribute, up to the H200's 227 KiB. kSkipBarrier plants
+// the bug of its mutant: no __syncthreads between the steps of the reduction tree.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "kernels/launch_request.hpp"
+
+namespace dynamic_smem_softmax {
+namespace {  // compiled once per backend into one binary: the copies stay apart
+
+constexpr int kThreads = 256;
+constexpr long long kMaxCols = (227 * 1024 - kThreads * 4) / 4;
+
+template <bool kMax, bool kSkipBarrier>
+__device__ float block_reduce(float v, float* tree) {
+  tree[threadIdx.x] = v;
+  __syncthreads();
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half)
+      tree[threadIdx.x] =
+          kMax ? fmaxf(tree[threadIdx.x], tree[threadIdx.x + half]) : tree[threadIdx.x] + tree[threadIdx.x + half];
+    if (!kSkipBarrier) __syncthreads();
+  }
+  __syncthreads();
+  const float result = tree[0];
+  __syncthreads();  // the tree is reused by the next reduction
+  return result;
+}
+
+// fmaxf drops a NaN from the max, but exp(NaN - max) brings it back into the sum, and a +inf or a
+// row of only -inf gives inf - inf = NaN there: such rows come out all NaN, as the contract says.
+template <typename T, bool kSkipBarrier>
+__global__ void __launch_bounds__(kThreads)
+    softmax_rows(const T* x, T* y, long long cols, long long xrs, long long xcs, long long yrs, long long ycs) {
+  extern __shared__ float row[];  // cols values, then kThreads for the reduction tree
+  float* tree = row + cols;
+  const T* xr = x + blockIdx.x * xrs;
+  T* yr = y + blockIdx.x * yrs;
+  float max = -INFINITY;
+  for (long long c = threadIdx.x; c < cols; c += kThreads) {
+    row[c] = static_cast<float>(xr[c * xcs]);
+    max = fmaxf(max, row[c]);
+  }
+  max = block_reduce<true, kSkipBarrier>(max, tree);
+  float sum = 0.0f;
+  for (long long c = threadIdx.x; c < cols; c += kThreads) {
+    row[c] = expf(row[c] - max);
+    sum += row[c];
+  }
+  sum = block_reduce<false, kSkipBarrier>(sum, tree);
+  for (long long c = threadIdx.x; c < cols; c += kThreads) yr[c * ycs] = static_cast<T>(row[c] / sum);
+}
+
+template <typename T, bool kSkipBarrier>
+void softmax(const T* x, T* y, long long rows, long long cols, long long xrs, long long xcs, long long yrs,
+             long long ycs, cudaStream_t stream) {
+  if (cols > kMaxCols)
+    throw std::invalid_argument("dynamic_smem_softmax takes rows of at most " + std::to_string(kMaxCols) + " columns");
+  const size_t bytes = static_cast<size_t>(cols + kThreads) * sizeof(float);
+  if (bytes > 48 * 1024)
+    cudaFuncSetAttribute(softmax_rows<T, kSkipBarrier>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         static_cast<int>(bytes));
+  softmax_rows<T, kSkipBarrier>
+      <<<static_cast<unsigned>(rows), kThreads, bytes, stream>>>(x, y, cols, xrs, xcs, yrs, ycs);
+}
+
+template <bool kSkipBarrier = false>
+void launch(const kverify::LaunchRequest& r) {
+  const kverify::Layout2D& xl = r.tensors[0].layout;
+  const kverify::Layout2D& yl = r.tensors[1].layout;
+  const auto stream = static_cast<cudaStream_t>(r.stream);
+  auto run = [&](auto* type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    softmax<T, kSkipBarrier>(static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.rows,
+                             xl.cols, xl.row_stride, xl.col_stride, yl.row_stride, yl.col_stride, stream);
+  };
+  switch (r.dtype) {
+    case kverify::DType::f32:
+      run(static_cast<float*>(nullptr));
+      break;
+    case kverify::DType::f16:
+      run(static_cast<__half*>(nullptr));
+      break;
+    case kverify::DType::bf16:
+      run(static_cast<__nv_bfloat16*>(nullptr));
+      break;
+    default:
+      throw std::invalid_argument("dynamic_smem_softmax takes f32, f16 or bf16");
+  }
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    throw std::runtime_error(std::string("dynamic_smem_softmax: ") + cudaGetErrorString(e));
+}
+
+}  // namespace
+}  // namespace dynamic_smem_softmax

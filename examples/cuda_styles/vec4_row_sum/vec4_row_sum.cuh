@@ -1,0 +1,67 @@
+// row_sum for f32 with float4 loads: a warp per row, 8 rows per block, each lane summing 16-byte
+// vectors of the row and then the row's last cols % 4 elements one by one, a butterfly of
+// shuffles to finish. The vector loads need unit column stride and every row 16-byte aligned;
+// other layouts take the scalar loop alone. kDropTail plants the bug of its mutant: the
+// scalar tail after the last whole vector is skipped.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/launch_request.hpp"
+
+namespace vec4_row_sum {
+namespace {  // compiled once per backend into one binary: the copies stay apart
+
+constexpr int kRowsPerBlock = 8;
+
+template <bool kDropTail>
+__global__ void __launch_bounds__(32 * kRowsPerBlock)
+    row_sum(const float* x, float* y, long long rows, long long cols, long long xrs, long long xcs, long long ys,
+            bool vectors) {
+  const long long row = static_cast<long long>(blockIdx.x) * kRowsPerBlock + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (row >= rows) return;  // the whole warp: lanes of one row leave together
+  const float* xr = x + row * xrs;
+  float sum = 0.0f;
+  long long tail = 0;
+  if (vectors) {
+    const float4* v = reinterpret_cast<const float4*>(xr);
+    const long long whole = cols / 4;
+    for (long long i = lane; i < whole; i += 32) {
+      const float4 q = v[i];
+      sum += (q.x + q.y) + (q.z + q.w);
+    }
+    tail = kDropTail ? cols : whole * 4;
+  }
+  for (long long c = tail + lane; c < cols; c += 32) sum += xr[c * xcs];
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  if (lane == 0) y[row * ys] = sum;
+}
+
+// The launcher in the kernel's own terms: y[r * y_stride] = sum of row r of x.
+template <bool kDropTail = false>
+void row_sum_f32(const float* x, float* y, long long rows, long long cols, long long x_row_stride,
+                 long long x_col_stride, long long y_stride, cudaStream_t stream) {
+  const bool vectors =
+      x_col_stride == 1 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && (rows == 1 || x_row_stride % 4 == 0);
+  const long long blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+  row_sum<kDropTail><<<static_cast<unsigned>(blocks), 32 * kRowsPerBlock, 0, stream>>>(x, y, rows, cols, x_row_stride,
+                                                                                       x_col_stride, y_stride, vectors);
+}
+
+template <bool kDropTail = false>
+void launch(const kverify::LaunchRequest& r) {
+  const kverify::Layout2D& xl = r.tensors[0].layout;
+  const kverify::Layout2D& yl = r.tensors[1].layout;
+  row_sum_f32<kDropTail>(static_cast<const float*>(r.tensors[0].data), static_cast<float*>(r.tensors[1].data), xl.rows,
+                         xl.cols, xl.row_stride, xl.col_stride, yl.row_stride, static_cast<cudaStream_t>(r.stream));
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    throw std::runtime_error(std::string("vec4_row_sum: ") + cudaGetErrorString(e));
+}
+
+}  // namespace
+}  // namespace vec4_row_sum

@@ -84,6 +84,9 @@ int check(const ParsedOptions& p) {
     else
       o.backends = {Backend::emu, Backend::cuda};
     o.backends_requested = true;
+  } else if (p.has("--sanitize")) {  // compute-sanitizer checks GPU kernels: --sanitize means --backend cuda
+    o.backends = {Backend::cuda};
+    o.backends_requested = true;
   }
   o.op = p.get("--op");
   o.variant = p.get("--variant");

@@ -372,24 +372,18 @@ constexpr H min(H a, H b) {
   if (fa == fb) return (bits(a) & 0x8000u) ? a : b;
   return fa < fb ? a : b;
 }
-// The _nan variants propagate a NaN operand (as the canonical NaN). For two zeros the toolkit's
-// f16 form orders -0 below +0 (as __hmax/__hmin do) and its bf16 form returns the first operand;
-// emu follows each (compat_table.cu has the rows that settle it on a GPU).
+// The _nan variants propagate a NaN operand (as the canonical NaN). For two zeros the device
+// orders -0 below +0 in both f16 and bf16, as __hmax/__hmin do (compat_table.cu's rows, run on an
+// H200; the toolkit's host bf16 form returns the first operand instead).
 template <Half16 H>
 constexpr H max_nan(H a, H b) {
   if (is_nan(a) || is_nan(b)) return canonical_nan<H>();
-  if constexpr (std::is_same_v<H, __half>)
-    return max(a, b);
-  else
-    return widen(a) >= widen(b) ? a : b;
+  return max(a, b);
 }
 template <Half16 H>
 constexpr H min_nan(H a, H b) {
   if (is_nan(a) || is_nan(b)) return canonical_nan<H>();
-  if constexpr (std::is_same_v<H, __half>)
-    return min(a, b);
-  else
-    return widen(a) <= widen(b) ? a : b;
+  return min(a, b);
 }
 // Saturation to [0, 1]; NaN -> +0 (the .sat modifier).
 template <Half16 H>

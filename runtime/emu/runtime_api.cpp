@@ -45,16 +45,15 @@ struct Stream {
 };
 
 // An H200 SXM's values: the compute-capability 9.0 limits of the CUDA Programming Guide (threads,
-// blocks, warps, registers, shared memory per SM and per block, grid and block extents) and
-// NVIDIA's H200 figures (132 SMs, 50 MiB L2, 141 GB HBM3e reported as 143771 MiB). The others
-// (texture/surface limits, clocks, bus width, persisting-L2 and access-policy sizes, engine
-// counts) are sm_90 values as remembered, not yet read from a device: `emu_compat_table_cuda
-// --device` prints the real ones next to `emu_compat_table --device` for a diff on a GPU run.
-// Identifying values (UUID, PCI location) are zero.
+// blocks, warps, registers, shared memory per SM and per block, grid and block extents); memory
+// size, L2 (60 MiB), bus width, persisting-L2 and access-policy sizes and copy engines as the lent
+// H200 reports them (driver 580, `emu_compat_table_cuda --device`, which prints every value next
+// to `emu_compat_table --device` for a diff on a GPU run). Identifying values (UUID, PCI
+// location) are zero.
 cudaDeviceProp make_properties() {
   cudaDeviceProp p{};
   std::strncpy(p.name, "NVIDIA H200 (emu)", sizeof p.name - 1);
-  p.totalGlobalMem = 150754820096ull;
+  p.totalGlobalMem = 150109880320ull;
   p.sharedMemPerBlock = DeviceLimits::kDefaultDynamicShared;
   p.regsPerBlock = 65536;
   p.warpSize = 32;
@@ -109,11 +108,11 @@ cudaDeviceProp make_properties() {
   p.surfaceAlignment = 512;
   p.concurrentKernels = 1;
   p.ECCEnabled = 1;
-  p.asyncEngineCount = 5;
+  p.asyncEngineCount = 3;
   p.unifiedAddressing = 1;
-  p.memoryBusWidth = 6144;
-  p.l2CacheSize = 52428800;
-  p.persistingL2CacheMaxSize = 82837504;
+  p.memoryBusWidth = 6016;
+  p.l2CacheSize = 62914560;
+  p.persistingL2CacheMaxSize = 39321600;
   p.maxThreadsPerMultiProcessor = DeviceLimits::kMaxThreadsPerMultiprocessor;
   p.streamPrioritiesSupported = 1;
   p.globalL1CacheSupported = 1;
@@ -131,7 +130,7 @@ cudaDeviceProp make_properties() {
   p.pageableMemoryAccessUsesHostPageTables = 0;
   p.directManagedMemAccessFromHost = 0;
   p.maxBlocksPerMultiProcessor = DeviceLimits::kMaxBlocksPerMultiprocessor;
-  p.accessPolicyMaxWindowSize = 134213632;
+  p.accessPolicyMaxWindowSize = 134217728;
   p.reservedSharedMemPerBlock = DeviceLimits::kReservedSharedPerBlock;
   p.hostRegisterSupported = 1;
   p.sparseCudaArraySupported = 1;
@@ -269,10 +268,10 @@ cudaError_t check_launch(const void* func, dim3 grid, dim3 block, size_t dynamic
   const unsigned long long threads = 1ull * block.x * block.y * block.z;
   if (threads == 0 || threads > DeviceLimits::kMaxThreadsPerBlock || block.x > 1024 || block.y > 1024 ||
       block.z > DeviceLimits::kMaxBlockDimZ)
-    return fail(cudaErrorInvalidConfiguration, "block: x*y*z from 1 to 1024 threads, x and y <= 1024, z <= 64");
+    return fail(cudaErrorInvalidValue, "block: x*y*z from 1 to 1024 threads, x and y <= 1024, z <= 64");
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > DeviceLimits::kMaxGridDimX ||
       grid.y > DeviceLimits::kMaxGridDimYZ || grid.z > DeviceLimits::kMaxGridDimYZ)
-    return fail(cudaErrorInvalidConfiguration, "grid: x from 1 to 2^31-1, y and z from 1 to 65535");
+    return fail(cudaErrorInvalidValue, "grid: x from 1 to 2^31-1, y and z from 1 to 65535");
   const FuncState f = func_state(func);
   if (f.static_shared + dynamic_shared_bytes > static_cast<size_t>(DeviceLimits::kMaxSharedPerBlockOptin))
     return fail(cudaErrorInvalidValue, "shared memory: at most 227 KiB (232448 bytes) per block");

@@ -149,6 +149,16 @@ case "$item" in
     expect 2 "says backend=cuda but --backend is emu" -- huge --backend emu --case 'op=row_sum shape=4x8 backend=cuda'
     expect 2 "is a Case of row_sum but --op is softmax" -- huge --case 'op=row_sum shape=4x8' --op softmax
     expect 2 "needs --backend cuda" -- check --sanitize memcheck --backend emu
+    # Without --backend, --sanitize means cuda: never an emu child under compute-sanitizer.
+    out="$("$k" check --sanitize memcheck --op row_sum --budget 2 --json "$work/s.json" 2>&1)"
+    rc=$?
+    expected_rc=3  # here: no GPU (or no compute-sanitizer), so NOT RUN
+    command -v nvidia-smi >/dev/null && expected_rc=0
+    if [[ $rc -ne $expected_rc ]] || grep -q " on emu" <<<"$out"; then
+      echo "FAIL: check --sanitize without --backend exited $rc (expected $expected_rc, cuda only):"
+      head -c 2000 <<<"$out"
+      fail=1
+    fi
     ;;
   rapidcheck_quiet)  # kverify's seed and replay line, not RapidCheck's noise
     out="$("$k" check --backend emu --op row_sum --variant mutant_drop_tail --seed 7 --budget 5 --no-isolate \

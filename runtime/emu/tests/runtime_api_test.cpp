@@ -68,14 +68,14 @@ struct Refusal {
 
 TEST(EmuRuntimeApi, LaunchesTheH200RefusesAreRefusedWithCudasErrorAndNotSticky) {
   const Refusal rows[] = {
-      {"1025 threads", dim3(1), dim3(1025), 0, cudaErrorInvalidConfiguration},
-      {"32x32x2 threads", dim3(1), dim3(32, 32, 2), 0, cudaErrorInvalidConfiguration},
-      {"block z 65", dim3(1), dim3(1, 1, 65), 0, cudaErrorInvalidConfiguration},
-      {"block x 0", dim3(1), dim3(0), 0, cudaErrorInvalidConfiguration},
-      {"grid y 65536", dim3(1, 65536), dim3(1), 0, cudaErrorInvalidConfiguration},
-      {"grid z 65536", dim3(1, 1, 65536), dim3(1), 0, cudaErrorInvalidConfiguration},
-      {"grid x 2^31", dim3(0x80000000u), dim3(1), 0, cudaErrorInvalidConfiguration},
-      {"grid x 0", dim3(0), dim3(1), 0, cudaErrorInvalidConfiguration},
+      {"1025 threads", dim3(1), dim3(1025), 0, cudaErrorInvalidValue},
+      {"32x32x2 threads", dim3(1), dim3(32, 32, 2), 0, cudaErrorInvalidValue},
+      {"block z 65", dim3(1), dim3(1, 1, 65), 0, cudaErrorInvalidValue},
+      {"block x 0", dim3(1), dim3(0), 0, cudaErrorInvalidValue},
+      {"grid y 65536", dim3(1, 65536), dim3(1), 0, cudaErrorInvalidValue},
+      {"grid z 65536", dim3(1, 1, 65536), dim3(1), 0, cudaErrorInvalidValue},
+      {"grid x 2^31", dim3(0x80000000u), dim3(1), 0, cudaErrorInvalidValue},
+      {"grid x 0", dim3(0), dim3(1), 0, cudaErrorInvalidValue},
       {"48 KiB + 1 dynamic shared without the attribute", dim3(1), dim3(32), 48 * 1024 + 1, cudaErrorInvalidValue},
       {"227 KiB + 1 dynamic shared", dim3(1), dim3(32), 232448 + 1, cudaErrorInvalidValue},
   };
@@ -208,7 +208,7 @@ TEST(EmuRuntimeApi, DeviceQueriesAnswerWithTheH200sValues) {
       {cudaDevAttrMaxGridDimZ, 65535},
       {cudaDevAttrComputeCapabilityMajor, 9},
       {cudaDevAttrComputeCapabilityMinor, 0},
-      {cudaDevAttrL2CacheSize, 52428800},
+      {cudaDevAttrL2CacheSize, 62914560},  // 60 MiB, as the lent H200 reports it
       {cudaDevAttrMaxRegistersPerMultiprocessor, 65536},
       {cudaDevAttrMaxThreadsPerMultiProcessor, 2048},
       {cudaDevAttrMaxBlocksPerMultiprocessor, 32},

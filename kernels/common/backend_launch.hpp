@@ -17,6 +17,14 @@
 #endif
 
 namespace kverify {
+// One binary holds both backends' launchers: these helpers differ per backend but would have the
+// same names and signatures (emu's __half and cudaStream_t are spelled as CUDA's), so an inline
+// namespace per backend keeps the linker from merging the two into one.
+#if defined(__CUDACC__)
+inline namespace on_cuda {
+#else
+inline namespace on_emu {
+#endif
 
 inline cudaStream_t launch_stream(const LaunchRequest& r) { return static_cast<cudaStream_t>(r.stream); }
 
@@ -41,9 +49,7 @@ void allow_dynamic_shared(Kernel kernel, std::size_t bytes, const char* name) {
                              ") for " + name + ": " + cudaGetErrorString(e));
 }
 
-}  // namespace kverify
-
-namespace kverify {
+}  // namespace on_cuda / on_emu
 
 template <typename F>
 void with_storage_type(DType dtype, F&& f) {

@@ -12,9 +12,8 @@
 
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
-#include "kernels/launch_request.hpp"
+#include "kernels/common/backend_launch.hpp"  // with_storage_type: T from the Case's dtype
 
 namespace cg_softmax {
 namespace {  // compiled once per backend into one binary: the copies stay apart
@@ -51,25 +50,11 @@ void launch(const kverify::LaunchRequest& r) {
   const kverify::Layout2D& yl = r.tensors[1].layout;
   const auto stream = static_cast<cudaStream_t>(r.stream);
   const auto blocks = static_cast<unsigned>((xl.rows + kRowsPerBlock - 1) / kRowsPerBlock);
-  auto run = [&](auto* type) {
-    using T = std::remove_pointer_t<decltype(type)>;
+  kverify::with_storage_type(r.dtype, [&]<typename T>() {
     softmax_rows<T, kEarlyExit><<<blocks, 32 * kRowsPerBlock, 0, stream>>>(
         static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.rows, xl.cols, xl.row_stride,
         xl.col_stride, yl.row_stride, yl.col_stride);
-  };
-  switch (r.dtype) {
-    case kverify::DType::f32:
-      run(static_cast<float*>(nullptr));
-      break;
-    case kverify::DType::f16:
-      run(static_cast<__half*>(nullptr));
-      break;
-    case kverify::DType::bf16:
-      run(static_cast<__nv_bfloat16*>(nullptr));
-      break;
-    default:
-      throw std::invalid_argument("cg_softmax takes f32, f16 or bf16");
-  }
+  });
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
     throw std::runtime_error(std::string("cg_softmax: ") + cudaGetErrorString(e));
 }

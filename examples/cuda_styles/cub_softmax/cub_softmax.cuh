@@ -12,9 +12,8 @@
 #include <cuda/functional>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
-#include "kernels/launch_request.hpp"
+#include "kernels/common/backend_launch.hpp"  // with_storage_type: T from the Case's dtype
 
 namespace cub_softmax {
 namespace {  // compiled once per backend into one binary: the copies stay apart
@@ -55,25 +54,11 @@ void launch(const kverify::LaunchRequest& r) {
   const kverify::Layout2D& xl = r.tensors[0].layout;
   const kverify::Layout2D& yl = r.tensors[1].layout;
   const auto stream = static_cast<cudaStream_t>(r.stream);
-  auto run = [&](auto* type) {
-    using T = std::remove_pointer_t<decltype(type)>;
+  kverify::with_storage_type(r.dtype, [&]<typename T>() {
     softmax_rows<T, kZeroPadding><<<static_cast<unsigned>(xl.rows), kThreads, 0, stream>>>(
         static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.cols, xl.row_stride,
         xl.col_stride, yl.row_stride, yl.col_stride);
-  };
-  switch (r.dtype) {
-    case kverify::DType::f32:
-      run(static_cast<float*>(nullptr));
-      break;
-    case kverify::DType::f16:
-      run(static_cast<__half*>(nullptr));
-      break;
-    case kverify::DType::bf16:
-      run(static_cast<__nv_bfloat16*>(nullptr));
-      break;
-    default:
-      throw std::invalid_argument("cub_softmax takes f32, f16 or bf16");
-  }
+  });
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
     throw std::runtime_error(std::string("cub_softmax: ") + cudaGetErrorString(e));
 }

@@ -1,8 +1,9 @@
-// The one header a kernel includes. Under nvcc it is CUDA itself; under a host compiler it is the
-// emu model of CUDA (runtime/emu/cuda_model.hpp). Kernels are written once against this surface:
-//   threadIdx/blockIdx/blockDim/gridDim, __syncthreads, __syncwarp, __shfl_*_sync, __ballot_sync,
-//   __any_sync, __all_sync, atomics, __shared__, KV_DYNAMIC_SHARED(T, name), CUDA math functions,
-//   and the storage types kv::half / kv::bfloat16 with kv::to_f32 / kv::from_f32<T>.
+// What kverify's kernels include: CUDA with cuda_fp16.h and cuda_bf16.h. Under nvcc it is CUDA
+// itself; under a host compiler the emu model of it (runtime/emu/cuda_model.hpp, whose surface
+// docs/emu-cuda-surface.md lists). Kernels are ordinary CUDA C++ (__half, __nv_bfloat16, vector
+// types, extern __shared__, ...); the one addition is kv::to_f32 / kv::from_f32<T>, a single
+// spelling of the round-to-nearest conversion between float and each storage type for templates
+// over float, __half and __nv_bfloat16 (CUDA's own names differ per type).
 #pragma once
 
 #if defined(__CUDACC__)
@@ -10,8 +11,6 @@
 #include <cuda_fp16.h>
 
 namespace kv {
-using half = __half;
-using bfloat16 = __nv_bfloat16;
 __device__ __forceinline__ float to_f32(float v) { return v; }
 __device__ __forceinline__ float to_f32(__half v) { return __half2float(v); }
 __device__ __forceinline__ float to_f32(__nv_bfloat16 v) { return __bfloat162float(v); }
@@ -33,15 +32,13 @@ __device__ __forceinline__ __nv_bfloat16 from_f32<__nv_bfloat16>(float v) {
 
 #else
 // The emu model of what nvcc gives every .cu file (cuda_runtime.h) plus cuda_fp16.h and
-// cuda_bf16.h: kv::half is CUDA's __half on both backends.
+// cuda_bf16.h.
 #include "core/dtype.hpp"
 #include "runtime/emu/cuda_model.hpp"
 #include "runtime/emu/include/cuda_bf16.h"
 #include "runtime/emu/include/cuda_fp16.h"
 
 namespace kv {
-using half = __half;
-using bfloat16 = __nv_bfloat16;
 constexpr float to_f32(float v) { return v; }
 constexpr float to_f32(__half v) { return __half2float(v); }
 constexpr float to_f32(__nv_bfloat16 v) { return __bfloat162float(v); }

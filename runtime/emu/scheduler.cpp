@@ -200,13 +200,15 @@ struct WarpGroup {
 // Collectives whose masks are disjoint proceed independently, as on the GPU: the tiles of a warp
 // (cooperative groups' thread_block_tile<8>, CUB's logical warps) each shuffle with their own
 // mask, in whatever order the schedule runs their lanes. A lane waits in one group at a time.
+// The lanes' slots first and the groups last: a warp-wide collective (one group) then touches one
+// contiguous stretch, not 32 groups' worth of memory between the lanes' values.
 struct WarpRendezvous {
-  unsigned active = 0;  // bit g: groups[g] in progress
-  WarpGroup groups[32];
+  unsigned active = 0;             // bit g: groups[g] in progress
   std::uint8_t group_of[32] = {};  // the group a waiting lane is in
   std::uint64_t values[32] = {};
-  int params[32] = {};
   std::uint64_t results[32] = {};
+  int params[32] = {};
+  WarpGroup groups[32];
 };
 
 struct BlockRun;

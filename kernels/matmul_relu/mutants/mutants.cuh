@@ -37,7 +37,7 @@ __global__ void matmul_buggy(MatmulReluArgs<T> a) {
       for (long long k = k0; k < k0 + 16 && k < k_end; ++k) {
         const long long a_index = kBug == 3 ? m * a.k + k : m * a.a_row_stride + k * a.a_col_stride;
         acc = fmaf(kv::to_f32(a.a[a_index]), kv::to_f32(a.b[k * a.b_row_stride + n * a.b_col_stride]), acc);
-        if (kBug == 5) acc = kv::to_f32(kv::from_f32<kv::half>(acc));  // BUG 5: an f16 accumulator
+        if (kBug == 5) acc = kv::to_f32(kv::from_f32<__half>(acc));  // BUG 5: an f16 accumulator
       }
       if (kBug == 0) acc = acc > 0.0f ? acc : 0.0f;  // BUG 0: ReLU per K tile
     }

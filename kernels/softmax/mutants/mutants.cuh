@@ -113,9 +113,9 @@ __global__ void softmax_f16_denominator(SoftmaxArgs<T> a) {
   float max = MaxOp::identity();
   for (long long c = threadIdx.x; c < a.cols; c += blockDim.x) max = fmaxf(max, kv::to_f32(x[c * a.x_col_stride]));
   max = block_reduce(max, MaxOp{}, scratch);
-  kv::half sum = kv::from_f32<kv::half>(0.0f);  // BUG: the running sum rounds to f16 at every step
+  __half sum = kv::from_f32<__half>(0.0f);  // BUG: the running sum rounds to f16 at every step
   for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
-    sum = kv::from_f32<kv::half>(kv::to_f32(sum) + expf(kv::to_f32(x[c * a.x_col_stride]) - max));
+    sum = kv::from_f32<__half>(kv::to_f32(sum) + expf(kv::to_f32(x[c * a.x_col_stride]) - max));
   const float total = block_reduce(kv::to_f32(sum), SumOp{}, scratch);
   for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
     a.y[row * a.y_row_stride + c * a.y_col_stride] =

@@ -124,6 +124,13 @@ int main(int argc, char** argv) {
   std::string launch_header = "runtime/emu/launch_syntax.hpp";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << "usage: kv_emu_launch_rewrite --mirror DIR --output FILE [--depfile FILE] [--launch-header PATH] "
+                   "SOURCE\n  writes SOURCE with its <<<>>> launches and extern/static __shared__ declarations "
+                   "rewritten for emu, and a rewritten copy of every header it includes by a relative path "
+                   "under DIR (cmake/KverifyEmuSources.cmake says how kverify_emu_rewrite calls it)\n";
+      return 0;
+    }
     if (a == "--launch-header" && i + 1 < argc) {
       launch_header = argv[++i];
     } else if ((a == "--mirror" || a == "--output" || a == "--depfile") && i + 1 < argc) {

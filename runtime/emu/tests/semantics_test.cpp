@@ -169,17 +169,17 @@ TEST(EmuShuffle, TableFromTheProgrammingGuide) {
   }
 }
 
-__global__ void shuffle_types(float* f, double* d, kv::half* h) {
+__global__ void shuffle_types(float* f, double* d, __half* h) {
   const unsigned lane = threadIdx.x;
   f[lane] = __shfl_xor_sync(0xffffffffu, 0.5f + static_cast<float>(lane), 1);
   d[lane] = __shfl_down_sync(0xffffffffu, 1e300 * (lane + 1), 1);
-  h[lane] = __shfl_sync(0xffffffffu, kv::from_f32<kv::half>(static_cast<float>(lane)), 31 - static_cast<int>(lane));
+  h[lane] = __shfl_sync(0xffffffffu, kv::from_f32<__half>(static_cast<float>(lane)), 31 - static_cast<int>(lane));
 }
 
 TEST(EmuShuffle, MovesFloatDoubleAndHalfBitsUnchanged) {
   std::vector<float> f(32);
   std::vector<double> d(32);
-  std::vector<kv::half> h(32);
+  std::vector<__half> h(32);
   launch(dim3(1), dim3(32), 0, {}, shuffle_types, f.data(), d.data(), h.data());
   for (int lane = 0; lane < 32; ++lane) {
     EXPECT_EQ(f[lane], 0.5f + static_cast<float>(lane ^ 1));

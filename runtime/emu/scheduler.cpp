@@ -162,9 +162,13 @@ std::string site_text(const std::source_location& s) {
   return file + ":" + std::to_string(s.line());
 }
 
-bool same_site(const std::source_location& a, const std::source_location& b) {
-  return a.line() == b.line() && a.column() == b.column() &&
-         (a.file_name() == b.file_name() || std::strcmp(a.file_name(), b.file_name()) == 0);
+// On every lane's arrival at a collective: inlined, and the string compare only when the
+// pointers differ (one file's sites share one pointer).
+inline __attribute__((always_inline)) bool same_site(const std::source_location& a, const std::source_location& b) {
+  if (a.line() != b.line() || a.column() != b.column()) return false;
+  const char* fa = a.file_name();
+  const char* fb = b.file_name();
+  return fa == fb || std::strcmp(fa, fb) == 0;
 }
 
 std::string dim_text(const Dim3& d) {

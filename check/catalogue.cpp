@@ -32,8 +32,7 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
     int done = 0;
     for (const auto& line : lines) {
       Case c = parse_case(line);
-      c.backend = backend;
-      if (backend != Backend::emu) c.schedule = 0;  // a thread order is emu's to choose
+      c.run_on(backend);
       c.variant = std::string(variant.name);
       ++done;
       if ((options.dtype && c.dtype != *options.dtype) || unsupported(variant, c, backend)) continue;

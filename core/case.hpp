@@ -45,6 +45,11 @@ struct Case {
   // Logical rows x cols of tensor `t` and its layout (placement applied).
   Layout2D layout(int t) const;
   std::string to_text() const;
+  // This Case on backend `b`: a thread order (schedule) is emu's to choose, so elsewhere it is 0.
+  void run_on(Backend b) {
+    backend = b;
+    if (b != Backend::emu) schedule = 0;
+  }
 
   friend bool operator==(const Case&, const Case&) = default;
 };

@@ -384,7 +384,7 @@ void code_schedule(Walk& w) {
   }
   Case& c = w.d.c;
   if (w.k.take(0, 1, want_sm, "schedule") == 1) c.schedule = w.k.take(1, kMaxSeed, want_sched, "schedule");
-  if (c.backend != Backend::emu) c.schedule = 0;
+  c.run_on(c.backend);
 }
 
 struct FieldCoder {

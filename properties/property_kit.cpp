@@ -24,8 +24,7 @@ std::vector<const Variant*> variants_of(const Context& ctx, const OpSpec& op) {
 
 bool pin(const Context& ctx, const Variant& v, Case& c) {
   c.variant = std::string(v.name);
-  c.backend = ctx.backend;
-  if (ctx.backend != Backend::emu) c.schedule = 0;
+  c.run_on(ctx.backend);
   return !unsupported(v, c, ctx.backend);
 }
 

@@ -55,8 +55,7 @@ void launch(const kverify::LaunchRequest& r) {
         static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.rows, xl.cols, xl.row_stride,
         xl.col_stride, yl.row_stride, yl.col_stride);
   });
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    throw std::runtime_error(std::string("cg_softmax: ") + cudaGetErrorString(e));
+  kverify::check_launch("cg_softmax");
 }
 
 }  // namespace

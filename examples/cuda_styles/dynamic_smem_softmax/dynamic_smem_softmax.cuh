@@ -66,9 +66,7 @@ void softmax(const T* x, T* y, long long rows, long long cols, long long xrs, lo
   if (cols > kMaxCols)
     throw std::invalid_argument("dynamic_smem_softmax takes rows of at most " + std::to_string(kMaxCols) + " columns");
   const size_t bytes = static_cast<size_t>(cols + kThreads) * sizeof(float);
-  if (bytes > 48 * 1024)
-    cudaFuncSetAttribute(softmax_rows<T, kSkipBarrier>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                         static_cast<int>(bytes));
+  if (bytes > 48 * 1024) kverify::allow_dynamic_shared(softmax_rows<T, kSkipBarrier>, bytes, "dynamic_smem_softmax");
   softmax_rows<T, kSkipBarrier>
       <<<static_cast<unsigned>(rows), kThreads, bytes, stream>>>(x, y, cols, xrs, xcs, yrs, ycs);
 }
@@ -82,8 +80,7 @@ void launch(const kverify::LaunchRequest& r) {
     softmax<T, kSkipBarrier>(static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.rows,
                              xl.cols, xl.row_stride, xl.col_stride, yl.row_stride, yl.col_stride, stream);
   });
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    throw std::runtime_error(std::string("dynamic_smem_softmax: ") + cudaGetErrorString(e));
+  kverify::check_launch("dynamic_smem_softmax");
 }
 
 }  // namespace

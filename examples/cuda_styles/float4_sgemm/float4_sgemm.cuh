@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/launch_request.hpp"
+#include "kernels/common/backend_launch.hpp"  // check_launch: a refused launch names the kernel
 
 namespace float4_sgemm {
 namespace {  // compiled once per backend into one binary: the copies stay apart
@@ -98,8 +98,7 @@ void launch(const kverify::LaunchRequest& r) {
     return Matrix{static_cast<float*>(r.tensors[i].data), l.rows, l.cols, l.row_stride, l.col_stride};
   };
   sgemm_relu_f32<kDropTail>(matrix(0), matrix(1), matrix(2), static_cast<cudaStream_t>(r.stream));
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    throw std::runtime_error(std::string("float4_sgemm: ") + cudaGetErrorString(e));
+  kverify::check_launch("float4_sgemm");
 }
 
 }  // namespace

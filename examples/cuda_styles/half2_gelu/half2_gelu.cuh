@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/launch_request.hpp"
+#include "kernels/common/backend_launch.hpp"  // check_launch: a refused launch names the kernel
 
 // kverify compiles this header once per backend into one binary: the unnamed namespace keeps the
 // two copies apart.
@@ -75,8 +75,7 @@ void launch(const kverify::LaunchRequest& r) {
   else
     gelu_strided<<<blocks_for(xl.rows * xl.cols), 256, 0, stream>>>(x, y, xl.rows, xl.cols, xl.row_stride,
                                                                     xl.col_stride, yl.row_stride, yl.col_stride);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    throw std::runtime_error(std::string("half2_gelu: ") + cudaGetErrorString(e));
+  kverify::check_launch("half2_gelu");
 }
 
 }  // namespace

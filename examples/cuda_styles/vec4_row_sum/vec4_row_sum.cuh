@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/launch_request.hpp"
+#include "kernels/common/backend_launch.hpp"  // check_launch: a refused launch names the kernel
 
 namespace vec4_row_sum {
 namespace {  // compiled once per backend into one binary: the copies stay apart
@@ -59,8 +59,7 @@ void launch(const kverify::LaunchRequest& r) {
   const kverify::Layout2D& yl = r.tensors[1].layout;
   row_sum_f32<kDropTail>(static_cast<const float*>(r.tensors[0].data), static_cast<float*>(r.tensors[1].data), xl.rows,
                          xl.cols, xl.row_stride, xl.col_stride, yl.row_stride, static_cast<cudaStream_t>(r.stream));
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    throw std::runtime_error(std::string("vec4_row_sum: ") + cudaGetErrorString(e));
+  kverify::check_launch("vec4_row_sum");
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // emu's headers: emu_cg_cub_table). Each row is a result of thread 0 (or of a named thread) as
 // float bits, so the two tables can be compared bit for bit:
 //
-//   emu_cg_cub_table_cuda > gpu.txt          (on a GPU; tools/gpu-run.sh)
+//   emu_cg_cub_table_cuda > gpu.txt          (on a GPU; tools/gpu-cg-cub-table.sh)
 //   emu_cg_cub_table --compare gpu.txt       (anywhere: exit 1 and the rows that differ)
 //
 // The inputs mix magnitudes so that every change of summation order changes a float sum.

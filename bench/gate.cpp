@@ -31,7 +31,7 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
     return finish();
   }
   const unsigned threads = std::max(1u, o.threads);
-  const auto tolerance = c.op->tolerance(c);
+  const auto tolerance = tolerance_of(c, v);
   verdict.tolerance = tolerance->describe();
   const std::vector<std::int64_t> rows = reference_rows(c, o, &result.coverage);
   result.rows_checked = static_cast<std::int64_t>(rows.size());

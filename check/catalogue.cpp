@@ -35,9 +35,28 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
       c.run_on(backend);
       c.variant = std::string(variant.name);
       ++done;
-      if ((options.dtype && c.dtype != *options.dtype) || unsupported(variant, c, backend)) continue;
-      if (to_skip > 0) {
-        --to_skip;
+      // A dtype the variant does not register is not its Case; anything else it refuses is SKIPPED, counted.
+      if ((options.dtype && c.dtype != *options.dtype) || !variant.supports(c.dtype)) continue;
+      std::string key = std::string(variant.op) + "/" + std::string(variant.name) + " " + std::string(name(c.dtype));
+      if (options.child) key += " #" + std::to_string(done);  // one row per Case: the parent merges them
+      CheckReport::BoundaryRow& row = rows[key];
+      row.backend = std::string(name(backend));
+      row.variant = std::string(variant.op) + "/" + std::string(variant.name);
+      row.dtype = std::string(name(c.dtype));
+      const auto refusal = unsupported(variant, c, backend);
+      if (to_skip > 0) {  // a child restarted after a fault: the Cases before it were reported by the first
+        if (!refusal) --to_skip;
+        if (options.child) rows.erase(key);
+        continue;
+      }
+      if (refusal) {
+        ++row.skipped;
+        if (row.skip_reason.empty()) row.skip_reason = *refusal + " (" + c.to_text() + ")";
+        if (options.child) {  // sent now: the next Case may take the child down
+          report.boundary.push_back(row);
+          rows.erase(key);
+          child_flush(report);
+        }
         continue;
       }
       Verdict v;
@@ -49,12 +68,6 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
         v.reason = std::string("could not be checked: ") + e.what();
         v.reproduce = c.to_text();
       }
-      std::string key = std::string(variant.op) + "/" + std::string(variant.name) + " " + std::string(name(c.dtype));
-      if (options.child) key += " #" + std::to_string(done);  // one row per Case: the parent merges them
-      CheckReport::BoundaryRow& row = rows[key];
-      row.backend = std::string(name(backend));
-      row.variant = std::string(variant.op) + "/" + std::string(variant.name);
-      row.dtype = std::string(name(c.dtype));
       ++row.cases;
       if (v.outcome == Outcome::pass) {
         ++row.passed;
@@ -137,6 +150,7 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
     std::printf("FAILED %s on %s\n%s\n  replay: %s\n\n", f.what.c_str(), f.backend.c_str(), f.message.c_str(),
                 f.replay.c_str());
   report.print_tables();
+  report.print_domains();
   const auto write_error = write_output_file(options.json_path, report.json());
   if (write_error)
     std::fprintf(stderr, "kverify check: %s\n", write_error->c_str());

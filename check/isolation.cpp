@@ -131,14 +131,16 @@ void child_flush(CheckReport& r) {
   auto& s = child();
   for (; s.boundary_sent < r.boundary.size(); ++s.boundary_sent) {
     const auto& b = r.boundary[s.boundary_sent];
-    std::printf("@kv boundary %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", escape(b.backend).c_str(), escape(b.variant).c_str(),
-                escape(b.dtype).c_str(), b.cases, b.passed, number(b.worst_ulp).c_str(), number(b.worst_margin).c_str(),
-                number(b.worst_baseline).c_str());
+    std::printf("@kv boundary %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\n", escape(b.backend).c_str(),
+                escape(b.variant).c_str(), escape(b.dtype).c_str(), b.cases, b.passed, number(b.worst_ulp).c_str(),
+                number(b.worst_margin).c_str(), number(b.worst_baseline).c_str(), b.skipped,
+                escape(b.skip_reason).c_str());
   }
   for (; s.properties_sent < r.properties.size(); ++s.properties_sent) {
     const auto& p = r.properties[s.properties_sent];
-    std::printf("@kv property %s\t%s\t%s\t%ld\t%ld\t%s\t%d\n", escape(p.backend).c_str(), escape(p.property).c_str(),
-                escape(p.variant).c_str(), p.cases, p.passed, number(p.worst_margin).c_str(), p.ok ? 1 : 0);
+    std::printf("@kv property %s\t%s\t%s\t%ld\t%ld\t%s\t%d\t%ld\t%ld\t%ld\n", escape(p.backend).c_str(),
+                escape(p.property).c_str(), escape(p.variant).c_str(), p.cases, p.passed,
+                number(p.worst_margin).c_str(), p.ok ? 1 : 0, p.pinned, p.moved, p.outside);
   }
   for (; s.failures_sent < r.failures.size(); ++s.failures_sent) {
     const auto& f = r.failures[s.failures_sent];
@@ -189,15 +191,16 @@ void ChildTranscript::feed(const std::string& line) {
     done = true;
   } else if (kind == "boundary") {
     const auto f = split_tabs(rest);
-    if (f.size() < 8) return;
+    if (f.size() < 10) return;
     report.boundary.push_back({f[0], f[1], f[2], std::atoi(f[3].c_str()), std::atoi(f[4].c_str()),
                                std::strtod(f[5].c_str(), nullptr), std::strtod(f[6].c_str(), nullptr),
-                               std::strtod(f[7].c_str(), nullptr)});
+                               std::strtod(f[7].c_str(), nullptr), std::atoi(f[8].c_str()), f[9]});
   } else if (kind == "property") {
     const auto f = split_tabs(rest);
-    if (f.size() < 7) return;
+    if (f.size() < 10) return;
     report.properties.push_back({f[0], f[1], f[2], std::atol(f[3].c_str()), std::atol(f[4].c_str()),
-                                 std::strtod(f[5].c_str(), nullptr), f[6] == "1"});
+                                 std::strtod(f[5].c_str(), nullptr), f[6] == "1", std::atol(f[7].c_str()),
+                                 std::atol(f[8].c_str()), std::atol(f[9].c_str())});
   } else if (kind == "failure") {
     const auto f = split_tabs(rest);
     if (f.size() < 4) return;
@@ -237,7 +240,14 @@ ChildResult run_child(const std::vector<std::string>& argv, ChildTranscript& t) 
 
 std::string how_it_ended(const ChildResult& r, const ChildTranscript& t) {
   if (!t.fault.empty()) return t.fault;
-  if (r.signal) return signal_text(r.signal);
+  if (r.signal) {
+    // What the process said as it died: an assert's line, an uncaught exception, a sanitizer's report.
+    for (auto l = t.tail.rbegin(); l != t.tail.rend(); ++l)
+      if (l->find("Assertion") != std::string::npos || l->find("terminate called") != std::string::npos ||
+          l->find("what():") != std::string::npos || l->find("ERROR") != std::string::npos)
+        return signal_text(r.signal) + ": " + *l;
+    return signal_text(r.signal);
+  }
   std::string why = "the child exited with status " + std::to_string(r.exit_code) + " before finishing";
   for (const auto& l : t.tail)  // e.g. "==123==ERROR: AddressSanitizer: SEGV on unknown address ..."
     if (l.find("ERROR") != std::string::npos || l.find("Sanitizer") != std::string::npos) return why + ": " + l;
@@ -326,6 +336,8 @@ int run_check_isolated(const CheckOptions& options) {
             row.worst_ulp = std::max(row.worst_ulp, b.worst_ulp);
             row.worst_margin = std::max(row.worst_margin, b.worst_margin);
             row.worst_baseline = std::max(row.worst_baseline, b.worst_baseline);
+            row.skipped += b.skipped;
+            if (row.skip_reason.empty()) row.skip_reason = b.skip_reason;
           } else {
             row_of[key] = report.boundary.size();
             report.boundary.push_back(b);
@@ -360,14 +372,29 @@ int run_check_isolated(const CheckOptions& options) {
             part_name = std::string(p.name);
         const std::string running =
             t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
-        report.failures.push_back({std::string(name(backend)), "device fault",
+        // SIGABRT is host code: the launcher's (or, on emu, the emulated kernel's) assert or abort.
+        const std::string what = child.signal == SIGABRT ? "the launcher or kernel aborted" : "device fault";
+        report.failures.push_back({std::string(name(backend)), what,
                                    "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " +
-                                       std::string(name(backend)) + ": device fault: " + how +
+                                       std::string(name(backend)) + ": " + what + ": " + how +
                                        "\n  the Case that was running: " + running,
                                    t.running.empty() ? "(none)" : "./kverify run '" + t.running + "'"});
-        std::fprintf(stderr, "  device fault in a child (%s) while running: %s; continuing in a fresh child\n",
+        std::fprintf(stderr, "  %s in a child (%s) while running: %s; continuing in a fresh child\n", what.c_str(),
                      how.c_str(), running.c_str());
-        if (t.part == 0 && !t.running.empty()) {
+        if (t.part == 0 && !t.running.empty()) {  // the boundary table counts it: a Case, failed
+          std::string dtype = "?";
+          try {
+            dtype = std::string(name(parse_case(t.running).dtype));
+          } catch (const InputError&) {
+          }
+          const std::string key =
+              std::string(name(backend)) + " " + std::string(v->op) + "/" + std::string(v->name) + " " + dtype;
+          if (!row_of.count(key)) {
+            row_of[key] = report.boundary.size();
+            report.boundary.push_back(
+                {std::string(name(backend)), std::string(v->op) + "/" + std::string(v->name), dtype});
+          }
+          ++report.boundary[row_of[key]].cases;
           skip_cases = (t.part == first_part ? skip_cases : 0) + t.cases_in_part;
           first_part = 0;
         } else {

@@ -53,7 +53,8 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
                  outcome.cases, seconds, left.empty() ? "" : "; ", left.c_str());
     for (const auto& [variant, t] : tally)
       report.properties.push_back({std::string(name(backend)), std::string(p.name), variant, t.cases, t.passed,
-                                   t.worst_margin, outcome.passed || t.passed == t.cases});
+                                   t.worst_margin, outcome.passed || t.passed == t.cases, t.pinned, t.moved,
+                                   t.outside});
     if (tally.empty())  // nothing applied (e.g. a variant filter for another op)
       report.properties.push_back({std::string(name(backend)), std::string(p.name), "-", 0, 0, 0, true});
     if (!outcome.passed) {

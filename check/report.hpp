@@ -11,12 +11,15 @@ struct CheckReport {
     std::string backend, variant, dtype;  // variant: "op/name"
     int cases = 0, passed = 0;
     double worst_ulp = 0, worst_margin = 0, worst_baseline = 0;
+    int skipped = 0;          // outside what the variant takes (its declared domain, its limits): not run
+    std::string skip_reason;  // the first such Case's reason
   };
   struct PropertyRow {
     std::string backend, property, variant;
     long cases = 0, passed = 0;
     double worst_margin = 0;
     bool ok = true;
+    long pinned = 0, moved = 0, outside = 0;  // Cases pinned; moved inside the declared domain; not taken
   };
   struct Failure {
     std::string backend, what, message, replay;
@@ -29,6 +32,8 @@ struct CheckReport {
   double seconds = 0;
 
   void print_tables() const;
+  // Per variant with a declared domain (ACCEPTS): the domain, and how much of the catalogue it excluded.
+  void print_domains() const;
   std::string json() const;  // the summary file's text
 };
 

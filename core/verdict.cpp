@@ -44,6 +44,7 @@ std::string format(const Verdict& v) {
     if (s.max_row_sum_deviation >= 0) out << "\n  max |row sum - 1| " << num(s.max_row_sum_deviation);
   }
   if (!v.tolerance.empty()) out << "\n  tolerance: " << v.tolerance;
+  if (!v.hint.empty()) out << "\n  hint: " << v.hint;
   if (v.outcome != Outcome::skipped && v.stats.worst_margin >= 0)
     out << "\n  margin: the worst element used " << num(v.stats.worst_margin) << " of its bound";
   if (v.outcome != Outcome::skipped && v.stats.baseline_kernel_ulps >= 0)

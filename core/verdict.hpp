@@ -47,6 +47,7 @@ struct Verdict {
   std::string subject;    // "<op>/<variant> <dtype> <shape> on <backend>"
   std::string reason;     // one line: why it failed or was skipped
   std::string tolerance;  // the policy in force, as text
+  std::string hint;       // what the failure may come from, when kverify knows (e.g. a fast-math build)
   ErrorStats stats;
   std::vector<Mismatch> first_mismatches;  // at most kMaxListed
   std::vector<std::int64_t> failed_rows;   // at most kMaxListed

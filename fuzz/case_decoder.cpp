@@ -407,6 +407,15 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
   Walk w{k, o, k.target, {}};
   for (const auto& coder : kFieldCoders) coder.code(w);
   Decoded& d = w.d;
+  // A variant that declares what it takes gets every input inside it (kernels/domain.hpp); where
+  // no Case near the drawn one is, its smallest Case.
+  if (d.variant && !fit_into(domain_of(*d.variant), d.c)) {
+    const Domain& domain = domain_of(*d.variant);
+    for (std::size_t i = 0; i < d.c.shape.size(); ++i)
+      d.c.shape[i] = (domain.min[i] + domain.multiple[i] - 1) / domain.multiple[i] * domain.multiple[i];
+    d.c.placement = {};
+    static_cast<void>(fit_into(domain, d.c));
+  }
 
   // Canonical form: what parse_case gives back for the text (it also validates every layout).
   Case canonical;

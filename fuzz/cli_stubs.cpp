@@ -7,6 +7,7 @@
 #include "mutation/mutants.hpp"
 #include "pipeline/fault_report.hpp"
 #include "report/report.hpp"
+#include "tools/scaffold/write_scaffold.hpp"
 
 namespace kverify {
 
@@ -15,8 +16,9 @@ int run_mutants(const MutantsOptions&) { return 0; }
 int run_bench(const BenchOptions&) { return 0; }    // gates and times for minutes
 int run_report(const ReportOptions&) { return 0; }  // sweeps for minutes, writes files
 int compare_reports(const std::string&, const std::string&) { return 0; }
-int run_huge(const HugeOptions&) { return 0; }    // gigabytes, minutes
-int run_agree(const AgreeOptions&) { return 0; }  // both backends, minutes
-void report_faults_of(const std::string&) {}      // libFuzzer keeps its own crash handlers
+int run_huge(const HugeOptions&) { return 0; }            // gigabytes, minutes
+int run_agree(const AgreeOptions&) { return 0; }          // both backends, minutes
+void report_faults_of(const std::string&) {}              // libFuzzer keeps its own crash handlers
+int write_scaffold(const ScaffoldRequest&) { return 0; }  // creates folders
 
 }  // namespace kverify

@@ -156,7 +156,7 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
         problems.push_back("[unwritten] " + y.name() + ": " + std::to_string(unwritten.load()) +
                            " elements kept the NaN poison (first in row " + std::to_string(first_unwritten.load()) +
                            ")");
-      check_sampled_rows(c, rows, images, y, *c.op->tolerance(c), hardware_threads(), sampled);
+      check_sampled_rows(c, rows, images, y, *tolerance_of(c, *v), hardware_threads(), sampled);
       for (const auto& g : sampled.guards) problems.push_back("[" + g.guard + "] " + g.tensor + ": " + g.detail);
       if (sampled.stats.failed > 0) {
         problems.push_back("[tolerance] " + std::to_string(sampled.stats.failed) +
@@ -368,7 +368,7 @@ int run_agree(const AgreeOptions& o) {
           for (int t = 0; t < c.op->tensor_count; ++t)
             if (!c.op->tensors()[t].output) inputs.push_back(emu_images[t].view());
           const Expectations want = c.op->reference(c, inputs);
-          const auto tol = c.op->tolerance(c);
+          const auto tol = tolerance_of(c, v);
           const std::string pinned = c.to_text();
           for (std::size_t k = 0; k < e.size(); ++k) {
             ++row.elements;

@@ -1,6 +1,11 @@
 #include "kernels/registry.hpp"
 
+#include <map>
+#include <stdexcept>
 #include <vector>
+
+#include "core/error.hpp"
+#include "ops/op_spec.hpp"
 
 namespace kverify {
 
@@ -33,6 +38,37 @@ const Variant* find_variant(std::string_view op, std::string_view name) {
   return nullptr;
 }
 
+std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v) {
+  if (v.custom_tolerance) return v.custom_tolerance(c);
+  if (v.policy == "fast_math") {
+    if (!c.op->fast_math_tolerance)
+      throw InputError(std::string(v.op) + "/" + std::string(v.name) + " is registered with POLICY fast_math, and op " +
+                       std::string(c.op->name) +
+                       " has no fast-math policy derived yet (accepted: POLICY default, custom=<fn>; fast_math for "
+                       "the ops whose spec sets fast_math_tolerance)");
+    return c.op->fast_math_tolerance(c);
+  }
+  return c.op->tolerance(c);
+}
+
+const Domain& domain_of(const Variant& v) {
+  static const std::map<std::pair<std::string_view, std::string_view>, Domain> domains = [] {
+    std::map<std::pair<std::string_view, std::string_view>, Domain> out;
+    for (const auto& variant : all_variants()) {
+      const OpSpec* op = find_op(variant.op);
+      try {
+        out[{variant.op, variant.name}] = parse_domain(variant.accepts, op ? op->shape_rank : 2);
+      } catch (const InputError& e) {  // kverify_add_variant checks the tokens: this is a registry bug
+        throw std::logic_error(std::string(variant.op) + "/" + std::string(variant.name) + ": " + e.what());
+      }
+    }
+    return out;
+  }();
+  static const Domain none;
+  const auto it = domains.find({v.op, v.name});
+  return it == domains.end() ? none : it->second;
+}
+
 std::optional<std::string> not_on_backend(const Variant& v, Backend backend) {
   const std::string who = std::string(v.op) + "/" + std::string(v.name);
   if (backend == Backend::emu && !v.on_emu)
@@ -51,6 +87,7 @@ std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend 
   if (x.cols > v.max_cols) return who + " takes at most " + std::to_string(v.max_cols) + " columns";
   if (v.not_applicable)
     if (std::string why = v.not_applicable(c); !why.empty()) return who + " " + why;
+  if (auto why = outside_domain(domain_of(v), c)) return who + " does not take this Case: " + *why;
   return std::nullopt;
 }
 

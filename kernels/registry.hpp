@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "core/case.hpp"
+#include "kernels/domain.hpp"
 #include "kernels/launch_request.hpp"
 
 namespace kverify {
@@ -32,9 +34,18 @@ struct Variant {
   // can (null: no requirement). unsupported() reports it, so suites skip with the reason and auto
   // passes over the variant.
   std::string (*not_applicable)(const Case&) = nullptr;
+  // The declared domain (tokens of kernels/preconditions.def, e.g. "contiguous aligned=16
+  // cols_multiple=4"): unsupported() reports a Case outside it, and the generators and the fuzz
+  // decoder draw inside it (domain_of, kernels/domain.hpp). Empty: every layout and shape.
+  std::string_view accepts;
   // Device scratch memory the launcher needs (null: none); the pipeline allocates it, fills it
   // with 0xff bytes, and passes it as LaunchRequest::workspace.
   std::size_t (*workspace_bytes)(const LaunchRequest&) = nullptr;
+  // The tolerance policy: "" or "default" (the op's), "fast_math" (the op's fast-math policy, for
+  // __expf and flush-to-zero), or "custom=<fn>" with custom_tolerance the registration's function.
+  std::string_view policy;
+  std::unique_ptr<Tolerance> (*custom_tolerance)(const Case&) = nullptr;
+  std::string_view cuda_flags;  // the registration's nvcc flags (--use_fast_math changes what is expected)
   Launcher launch_emu = nullptr;
   Launcher launch_cuda = nullptr;  // null when this build has no CUDA
 
@@ -63,6 +74,13 @@ std::span<const Variant> mutant_variants();  // the added variants marked mutant
 // `kverify huge` runs them.
 inline bool killed_by_gpu_tools(const Variant& v) { return v.name.starts_with("mutant_gpuv_"); }
 const Variant* find_variant(std::string_view op, std::string_view name);
+
+// The tolerance a Case of this variant is judged by: its policy (the op's, the op's fast-math
+// one, or the registration's own); throws InputError when the op has no such policy.
+std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v);
+
+// The variant's declared domain, parsed from `accepts` (an empty Domain when it declares none).
+const Domain& domain_of(const Variant& v);
 
 // The variant `auto` picks for this Case (never a mutant), or nullopt with the reason.
 const Variant* choose_variant(const Case& c, std::string* why_none);

@@ -59,6 +59,9 @@ struct OpSpec {
   // `inputs` are the op's input tensors in tensor order, as stored for the kernel.
   Expectations (*reference)(const Case& c, std::span<const TensorView> inputs);
   std::unique_ptr<Tolerance> (*tolerance)(const Case& c);
+  // The policy of a kernel built with nvcc's --use_fast_math (POLICY fast_math): __expf and the
+  // other fast intrinsics, __fdividef, flush-to-zero; null when the op has none derived yet.
+  std::unique_ptr<Tolerance> (*fast_math_tolerance)(const Case& c) = nullptr;
   // The eager composition in the storage precision (reference/baseline.hpp: the baseline rule),
   // row-major over the output tensor.
   std::vector<double> (*eager_baseline)(const Case& c, std::span<const TensorView> inputs);

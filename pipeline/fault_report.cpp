@@ -30,7 +30,8 @@ void on_fault(int sig) {
 }  // namespace
 
 void report_faults_of(const std::string& case_line) {
-  message() = " (" + std::string("a wild memory access, a trap or an abort in the kernel or the emulator") +
+  message() = " (" +
+              std::string("a wild memory access, a trap or an abort in the launcher, the kernel or the emulator") +
               ")\n  the Case: " + case_line + "\n  reproduce: ./kverify run '" + case_line + "'\n";
   static std::vector<char> alt(1 << 16);
   stack_t ss{};

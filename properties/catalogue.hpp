@@ -23,6 +23,8 @@ struct Context {
   struct Tally {
     long cases = 0, passed = 0;
     double worst_margin = 0;
+    // Cases pinned to the variant, those moved inside its declared domain, those it could not take.
+    long pinned = 0, moved = 0, outside = 0;
   };
   std::map<std::string, Tally>* tally = nullptr;  // by variant name
 };

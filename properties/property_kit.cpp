@@ -22,18 +22,42 @@ std::vector<const Variant*> variants_of(const Context& ctx, const OpSpec& op) {
   return out;
 }
 
+namespace {
+Context::Tally* tally_of(const Context& ctx, const Variant& v) {
+  return ctx.tally ? &(*ctx.tally)[std::string(v.name)] : nullptr;
+}
+}  // namespace
+
 bool pin(const Context& ctx, const Variant& v, Case& c) {
   c.variant = std::string(v.name);
   c.run_on(ctx.backend);
-  return !unsupported(v, c, ctx.backend);
+  const Case drawn = c;
+  const bool fits = fit_into(domain_of(v), c);
+  if (auto* t = tally_of(ctx, v)) {
+    ++t->pinned;
+    t->moved += fits && !(c == drawn);
+    t->outside += !fits;
+  }
+  return fits && !unsupported(v, c, ctx.backend);
+}
+
+bool pin_as_is(const Context& ctx, const Variant& v, Case& c) {
+  c.variant = std::string(v.name);
+  c.run_on(ctx.backend);
+  const bool takes = !unsupported(v, c, ctx.backend);
+  if (auto* t = tally_of(ctx, v)) {
+    ++t->pinned;
+    t->outside += !takes;
+  }
+  return takes;
 }
 
 void count(const Context& ctx, const Variant& v, bool passed, double margin) {
-  if (!ctx.tally) return;
-  auto& t = (*ctx.tally)[std::string(v.name)];
-  ++t.cases;
-  t.passed += passed;
-  t.worst_margin = std::max(t.worst_margin, margin);
+  Context::Tally* t = tally_of(ctx, v);
+  if (!t) return;
+  ++t->cases;
+  t->passed += passed;
+  t->worst_margin = std::max(t->worst_margin, margin);
 }
 
 void expect_pass(const Context& ctx, const OpSpec& op, Case c) {

@@ -22,8 +22,12 @@ namespace kverify::properties {
 std::vector<DType> dtypes_of(const Context& ctx);
 // The op's production variants (or the one the Context names, a mutant too).
 std::vector<const Variant*> variants_of(const Context& ctx, const OpSpec& op);
-// The Case pinned to one variant and the Context's backend; false when the variant cannot take it.
+// The Case pinned to one variant and the Context's backend, moved inside the variant's declared
+// domain (kernels/domain.hpp: a drawn Case the kernel never claimed to handle would spend the
+// budget, and shrinking would end on it); false when the variant cannot take it.
 bool pin(const Context& ctx, const Variant& v, Case& c);
+// The same for a Case whose shape or layout is the property's point (not moved: skipped when outside).
+bool pin_as_is(const Context& ctx, const Variant& v, Case& c);
 // Records one Case of a variant in the Context's tally.
 void count(const Context& ctx, const Variant& v, bool passed, double margin);
 

@@ -20,6 +20,9 @@ class Tolerance {
   // rounding of the sum of magnitudes, since under cancellation any two summation orders differ
   // by many ulps of the (small) result.
   virtual double error_unit(const Expected& e, DType out) const { return ulp(out, e.value); }
+  // Error the policy grants beyond what the eager composition makes, from approximations it does
+  // not make (a fast-math policy's __expf); the baseline rule judges only the error past it.
+  virtual double approximation_allowance(const Expected&) const { return 0; }
 };
 
 }  // namespace kverify

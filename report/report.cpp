@@ -246,7 +246,11 @@ int sweep(const Options& o) {
         if (!v.supports(d) || (o.dtype && *o.dtype != d)) continue;
         for (auto w : widths_for(std::min(v.max_cols, cap), o.quick)) {
           // The variant's own limits (rows, columns, shared memory per dtype) decide, as in run_case.
-          if (unsupported(v, make_case(v, d, w, "normal", o.backend, o.quick), o.backend)) continue;
+          if (auto why = unsupported(v, make_case(v, d, w, "normal", o.backend, o.quick), o.backend)) {
+            report.skipped.push_back(std::string(op->name) + "/" + std::string(v.name) + " " + std::string(name(d)) +
+                                     " width " + std::to_string(w) + ": " + *why);
+            continue;
+          }
           plan.push_back({&v, d, w});
         }
       }
@@ -290,8 +294,11 @@ int sweep(const Options& o) {
     return kBadInput;
   }
 
-  std::printf("%zu cells, %d failed, %.0f s on %s (%s)\n", report.cells.size(), failed, report.seconds,
-              report.backend.c_str(), report.device.c_str());
+  std::printf(
+      "%zu cells, %d failed, %zu skipped (outside what the variant takes: report.md lists them), %.0f s on "
+      "%s (%s)\n",
+      report.cells.size(), failed, report.skipped.size(), report.seconds, report.backend.c_str(),
+      report.device.c_str());
   for (const auto& c : report.cells)
     if (!c.pass)
       std::printf("FAIL  %s/%s %s width %lld: replay ./kverify run '%s'\n", c.op.c_str(), c.variant.c_str(),

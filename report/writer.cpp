@@ -88,6 +88,7 @@ std::string report_json(const Report& r) {
   Json j = {{"schema", kReportSchema}, {"backend", r.backend}, {"device", r.device},
             {"driver", r.driver},      {"commit", r.commit},   {"date", r.date},
             {"command", r.command},    {"quick", r.quick},     {"seconds", number6(r.seconds)}};
+  j["skipped"] = r.skipped;
   Json& cells = j["cells"] = Json::array();
   for (const auto& c : r.cells) {
     Json cases = Json::array();
@@ -152,6 +153,10 @@ std::string report_markdown(const Report& r) {
       policy[key] = c.policy + " (n=" + std::to_string(c.width) + ")";
     }
     for (const auto& k : order) md += "- " + k + ": " + policy[k] + "\n";
+  }
+  if (!r.skipped.empty()) {
+    md += "\n## Skipped cells\n\nNot run: outside what the variant takes (never a pass).\n\n";
+    for (const auto& s : r.skipped) md += "- " + s + "\n";
   }
   md += "\n## Failed Cases\n\n";
   if (failures.empty()) md += "None.\n";

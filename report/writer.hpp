@@ -44,6 +44,8 @@ struct Report {
   bool quick = false;
   double seconds = 0;
   std::vector<ReportCell> cells;
+  // Cells a variant does not take (its limits, its declared domain): "op/variant dtype width W: why".
+  std::vector<std::string> skipped;
 };
 
 inline constexpr const char* kReportSchema = "kverify-report/1";

@@ -44,9 +44,12 @@ int list(const ParsedOptions&) {
     const std::string backends = std::string(v.on_emu ? "emu " : "") + (v.launch_cuda ? "cuda" : "");
     const std::string max_cols = v.max_cols == INT64_MAX ? "any" : std::to_string(v.max_cols);
     const std::string max_rows = v.max_rows == INT64_MAX ? "any" : std::to_string(v.max_rows);
-    std::printf("%-12s %-26s %-14s %-10s %-12s %-10s %s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
+    std::string notes;
+    if (domain_of(v).declared()) notes += " [accepts " + domain_of(v).text + "]";
+    if (!v.policy.empty()) notes += " [policy " + std::string(v.policy) + "]";
+    std::printf("%-12s %-26s %-14s %-10s %-12s %-10s %s%s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
                 dtypes.c_str(), backends.c_str(), max_rows.c_str(), max_cols.c_str(), std::string(v.strategy).c_str(),
-                v.mutant ? " [mutant]" : "");
+                notes.c_str(), v.mutant ? " [mutant]" : "");
   }
   for (const OpSpec* op : all_ops()) {
     bool any = false;
@@ -57,10 +60,11 @@ int list(const ParsedOptions&) {
 }
 
 std::string topic_check(std::string_view topic) {
-  if (topic == "case" || topic == "values" || find_command(topic)) return "";
+  if (topic == "case" || topic == "values" || topic == "accepts" || topic == "signatures" || find_command(topic))
+    return "";
   std::string names;
   for (const Command* c : all_commands()) names += std::string(c->name) + ", ";
-  return names + "case, values";
+  return names + "case, values, accepts, signatures";
 }
 
 int help(const ParsedOptions& o) {
@@ -85,6 +89,19 @@ int help(const ParsedOptions& o) {
         "Value recipes (values=RECIPE[:P]; drawn per logical element from seed, then rounded once to\n"
         "the storage dtype):\n");
     for (const auto& r : kRecipes) std::printf("  %s\n", std::string(r.meaning).c_str());
+    return kPass;
+  }
+  if (topic == "accepts") {
+    if (!markdown)
+      std::printf(
+          "What a variant may declare it accepts (ACCEPTS of kverify_add_kernel / kverify_add_variant); outside it\n"
+          "a Case is SKIPPED with the token named, and the generators and the fuzz decoder draw inside it:\n");
+    std::printf("%s", preconditions_help(markdown).c_str());
+    return kPass;
+  }
+  if (topic == "signatures") {
+    if (!markdown) std::printf("Launcher signatures kverify_add_kernel calls (SIGNATURE <name> FUNCTION <fn>):\n");
+    std::printf("%s", signatures_help(markdown).c_str());
     return kPass;
   }
   std::printf("%s", command_help(*find_command(topic)).c_str());
@@ -118,8 +135,9 @@ const Command kListCommand{"list",
                            &list};
 
 const Command kHelpCommand{"help",
-                           {"[command | case | values]", 0, 1},
-                           "this overview, a command's help, the Case fields, the value recipes",
+                           {"[command | case | values | accepts | signatures]", 0, 1},
+                           "this overview, a command's help, the Case fields, the value recipes, what a registration "
+                           "declares",
                            "",
                            kHelpOptions,
                            "0, 2 an unknown topic",

@@ -27,7 +27,7 @@ struct Command {
 
 // Each command's row, defined beside its adapter (tools/<command>_command.cpp, basic_commands.cpp).
 extern const Command kRunCommand, kCheckCommand, kListCommand, kFuzzCommand, kReplayCommand, kReportCommand,
-    kHugeCommand, kAgreeCommand, kMutantsCommand, kBenchCommand, kHelpCommand;
+    kHugeCommand, kAgreeCommand, kMutantsCommand, kBenchCommand, kNewCommand, kHelpCommand;
 
 std::span<const Command* const> all_commands();
 const Command* find_command(std::string_view name);

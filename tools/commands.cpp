@@ -6,7 +6,7 @@ namespace kverify::cli {
 std::span<const Command* const> all_commands() {
   static constexpr const Command* kCommands[] = {&kRunCommand,     &kCheckCommand,  &kListCommand, &kFuzzCommand,
                                                  &kReplayCommand,  &kReportCommand, &kHugeCommand, &kAgreeCommand,
-                                                 &kMutantsCommand, &kBenchCommand,  &kHelpCommand};
+                                                 &kMutantsCommand, &kBenchCommand,  &kNewCommand,  &kHelpCommand};
   return kCommands;
 }
 

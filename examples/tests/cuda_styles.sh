@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
-# examples/cuda_styles as a user runs it: kverify configured with KVERIFY_VARIANT_DIRS pointing
-# at the folder (emu only, no sanitizer flavors: short on the CI machine), only the CLI built;
-# then `kverify check` must pass every example and fail (kill) every planted-bug copy.
+# examples/cuda_styles and examples/your_terms as a user runs them: kverify configured with
+# KVERIFY_VARIANT_DIRS pointing at the folders (emu only, no sanitizer flavors: short on the CI
+# machine), only the CLI built; then `kverify check` must pass every cuda_styles example and fail
+# (kill) every planted-bug copy, and each your_terms registration must show what its declaration
+# does: SKIPPED outside a declared domain with draws inside it, a launcher's assert failing its
+# Cases while the run completes, a fast-math build passing under POLICY fast_math only.
 #   cuda_styles.sh <kverify source> <work dir> [budget per property, default 20]
 set -euo pipefail
 src="$1" work="$2" budget="${3:-20}"
 examples="$src/examples/cuda_styles"
+your_terms="$src/examples/your_terms"
 jobs="$(nproc 2>/dev/null || echo 2)"
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
 cd "$work"  # kverify check writes kverify-check.json into the working folder
 
-echo "== configure and build kverify with KVERIFY_VARIANT_DIRS=$examples" >&2
+echo "== configure and build kverify with KVERIFY_VARIANT_DIRS=$examples;$your_terms" >&2
 cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKVERIFY_ENABLE_CUDA=OFF \
-  -DKVERIFY_SANITIZER_FLAVORS=OFF -DKVERIFY_VARIANT_DIRS="$examples" >"$work/build.log" 2>&1 ||
+  -DKVERIFY_SANITIZER_FLAVORS=OFF -DKVERIFY_VARIANT_DIRS="$examples;$your_terms" >"$work/build.log" 2>&1 ||
   { cat "$work/build.log"; echo "FAIL: configuring kverify with the examples"; exit 1; }
 cmake --build "$work/build" -j "$jobs" --target kverify >>"$work/build.log" 2>&1 ||
   { tail -60 "$work/build.log"; echo "FAIL: building kverify with the examples"; exit 1; }
 kv="$work/build/tools/kverify"
 
 # op variant, from the folder's registrations (one list, so a new example is checked too).
-mapfile -t variants < <(sed -n 's/^kverify_add_variant(NAME \([a-z0-9_]*\) OP \([a-z_]*\).*/\2 \1/p' "$examples"/*/CMakeLists.txt)
+mapfile -t variants < <(sed -En 's/^kverify_add_(variant|kernel)\(NAME ([a-z0-9_]*) OP ([a-z_]*).*/\3 \2/p' "$examples"/*/CMakeLists.txt)
 [[ ${#variants[@]} -ge 12 ]] || { echo "FAIL: expected six examples and six mutants in $examples, found ${#variants[@]}"; exit 1; }
 failed=0
 for entry in "${variants[@]}"; do
@@ -34,5 +38,49 @@ for entry in "${variants[@]}"; do
     if [[ $rc -eq 0 ]]; then echo "passed  $op/$name: $summary"; else echo "FAILED  $op/$name (exit $rc)"; tail -40 "$work/$name.txt"; failed=1; fi
   fi
 done
+
+# examples/your_terms: one expectation per registration (its CMakeLists.txt says which).
+expect() {  # expect NAME EXIT PATTERN...: exit status and lines the output must hold
+  local name="$1" want="$2" rc=0 pattern
+  shift 2
+  "$kv" check --backend emu --variant "$name" --budget "$budget" --json "$work/$name.json" \
+    >"$work/$name.txt" 2>&1 || rc=$?
+  if [[ $rc -ne $want ]]; then echo "WRONG   $name: exit $rc, expected $want"; tail -30 "$work/$name.txt"; failed=1; return; fi
+  for pattern in "$@"; do
+    if ! grep -qE -- "$pattern" "$work/$name.txt"; then
+      echo "WRONG   $name: no line matches '$pattern'"; tail -30 "$work/$name.txt"; failed=1; return
+    fi
+  done
+  grep -qE '^[0-9]+ passed, [0-9]+ failed' "$work/$name.txt" || { echo "WRONG   $name: the run did not complete"; failed=1; return; }
+  echo "as declared  $name (exit $rc)"
+}
+expect vec4_softmax 0 \
+  '^SKIPPED  emu softmax/vec4_softmax f32: [0-9]+ boundary Cases, e\.g\. .*\(ACCEPTS (contiguous|aligned=16|cols_multiple=4)\)' \
+  '^DOMAIN   emu softmax/vec4_softmax accepts contiguous aligned=16 int32_indexing cols_multiple=4: [1-9][0-9]* of [0-9]+ boundary Cases outside it'
+# Every drawn property Case was inside the domain (moved there where needed, none refused); only a
+# property whose fixed shape is its point (a 1-column row, the 3x5 example) is skipped whole.
+python3 - "$work/vec4_softmax.json" <<'PY' || failed=1
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["properties"] if r["variant"] == "vec4_softmax"]
+bad = [r["property"] for r in rows if r["outside_domain"] != 0 and r["cases"] != 0]
+whole = [r["property"] for r in rows if r["outside_domain"] != 0 and r["cases"] == 0]
+if not rows or bad or sum(r["moved_into_domain"] for r in rows) == 0 or \
+        set(whole) - {"softmax.singleton_row_is_one", "softmax.seed_example"}:
+    sys.exit("WRONG   vec4_softmax: property draws outside the domain: %s" % (bad or whole or "no Case moved"))
+print("as declared  vec4_softmax: %d property Cases, %d moved inside the domain, none outside; skipped whole: %s" %
+      (sum(r["cases"] for r in rows), sum(r["moved_into_domain"] for r in rows), ", ".join(whole)))
+PY
+expect vec4_softmax_undeclared 1 \
+  "^FAIL  softmax/vec4_softmax_undeclared on emu: the launcher or kernel aborted: signal SIGABRT \(Aborted\): .*Assertion .cols % 4 == 0" \
+  '^emu    softmax/vec4_softmax_undeclared +f32 +[0-9]+ +[0-9]+ +[1-9]'
+expect fast_math_softmax 0 '^DOMAIN   emu softmax/fast_math_softmax accepts unit_col_stride'
+"$kv" run 'op=softmax variant=fast_math_softmax shape=3x100 values=normal:20 backend=emu' 2>&1 |
+  grep -q '^  tolerance: softmax f32 fast_math' || { echo "WRONG   fast_math_softmax: its Verdict names no fast_math policy"; failed=1; }
+expect fast_math_softmax_default_policy 1 '^  hint: built with --use_fast_math: expf is __expf'
+expect two_pass_row_sum 0 '^emu    row_sum/two_pass_row_sum +f32 +[1-9]'
+rc=0
+"$kv" run 'op=row_sum variant=two_pass_row_sum shape=268435456x1 backend=emu' >"$work/precondition.txt" 2>&1 || rc=$?
+[[ $rc -eq 3 ]] && grep -q '^  not run: .*indexes rows \* 8 partials with int' "$work/precondition.txt" ||
+  { echo "WRONG   two_pass_row_sum: its PRECONDITION did not skip (exit $rc)"; cat "$work/precondition.txt"; failed=1; }
 [[ $failed -eq 0 ]] || { echo "FAIL: examples/cuda_styles"; exit 1; }
-echo "PASS: examples/cuda_styles: every example passes kverify check on emu and every planted bug is caught"
+echo "PASS: examples/cuda_styles: every example passes kverify check on emu and every planted bug is caught; examples/your_terms as declared"

@@ -24,6 +24,7 @@ namespace kverify {
 
 Expectations softmax_reference(const TensorView& x);
 std::unique_ptr<Tolerance> softmax_tolerance(DType dtype, std::int64_t row_length);
+std::unique_ptr<Tolerance> softmax_fast_math_tolerance(DType dtype, std::int64_t row_length);
 // The eager composition in the storage precision (reference/baseline.hpp), row-major.
 std::vector<double> softmax_eager(const TensorView& x, DType storage);
 // The same contract with the in-domain values in 166-bit MPFR arithmetic (exp correctly rounded at

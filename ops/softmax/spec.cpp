@@ -80,6 +80,7 @@ constinit const OpSpec spec = {
     .tensor_count = 2,
     .reference = [](const Case&, std::span<const TensorView> in) { return softmax_reference(in[0]); },
     .tolerance = [](const Case& c) { return softmax_tolerance(c.dtype, c.shape[1]); },
+    .fast_math_tolerance = [](const Case& c) { return softmax_fast_math_tolerance(c.dtype, c.shape[1]); },
     .eager_baseline = [](const Case& c, std::span<const TensorView> in) { return softmax_eager(in[0], c.dtype); },
     .rows_sum_to_one = true,
     .boundary_cases = &boundary_cases,

@@ -20,7 +20,7 @@ expect 2 "unknown key 'colour'" -- run 'op=softmax shape=2x2 colour=red'
 expect 2 "'abc' is not a seed" -- run 'op=softmax shape=2x2 seed=abc'
 expect 2 "share an address" -- run 'op=softmax shape=4x5 y.strides=1,1'
 expect 2 "unknown variant 'nosuch'" -- run 'op=softmax shape=4x5 variant=nosuch'
-expect 2 "takes at most 1024 columns" -- run 'op=softmax shape=4x5000 variant=warp_per_row backend=emu'
+expect 3 "takes at most 1024 columns" -- run 'op=softmax shape=4x5000 variant=warp_per_row backend=emu'
 expect 2 "unknown command" -- frobnicate
 expect 2 "option --backend .gpu.: .*accepted: emu, cuda, all" -- check --backend gpu
 expect 0 "usage: ./kverify run" -- run --help

@@ -2,8 +2,6 @@
 // per block), cg::reduce for the max and the sum, any width (lanes stride the row). kEarlyExit
 // plants the bug of its mutant: lanes past the end of a narrow row return before the reductions,
 // which then read lanes that have exited.
-#pragma once
-
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cuda_bf16.h>
@@ -13,10 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/common/backend_launch.hpp"  // with_storage_type: T from the Case's dtype
-
 namespace cg_softmax {
-namespace {  // compiled once per backend into one binary: the copies stay apart
 
 namespace cg = cooperative_groups;
 constexpr int kRowsPerBlock = 8;
@@ -44,19 +39,12 @@ __global__ void __launch_bounds__(32 * kRowsPerBlock)
     yr[c * ycs] = static_cast<T>(expf(static_cast<float>(xr[c * xcs]) - max) / sum);
 }
 
-template <bool kEarlyExit = false>
-void launch(const kverify::LaunchRequest& r) {
-  const kverify::Layout2D& xl = r.tensors[0].layout;
-  const kverify::Layout2D& yl = r.tensors[1].layout;
-  const auto stream = static_cast<cudaStream_t>(r.stream);
-  const auto blocks = static_cast<unsigned>((xl.rows + kRowsPerBlock - 1) / kRowsPerBlock);
-  kverify::with_storage_type(r.dtype, [&]<typename T>() {
-    softmax_rows<T, kEarlyExit><<<blocks, 32 * kRowsPerBlock, 0, stream>>>(
-        static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.rows, xl.cols, xl.row_stride,
-        xl.col_stride, yl.row_stride, yl.col_stride);
-  });
-  kverify::check_launch("cg_softmax");
+// The launcher in the kernel's own terms: any row and column strides.
+template <typename T, bool kEarlyExit = false>
+void softmax(const T* x, T* y, long long rows, long long cols, long long xrs, long long xcs, long long yrs,
+             long long ycs, cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>((rows + kRowsPerBlock - 1) / kRowsPerBlock);
+  softmax_rows<T, kEarlyExit><<<blocks, 32 * kRowsPerBlock, 0, stream>>>(x, y, rows, cols, xrs, xcs, yrs, ycs);
 }
 
-}  // namespace
 }  // namespace cg_softmax

@@ -3,18 +3,11 @@
 // shuffles to finish. The vector loads need unit column stride and every row 16-byte aligned;
 // other layouts take the scalar loop alone. kDropTail plants the bug of its mutant: the
 // scalar tail after the last whole vector is skipped.
-#pragma once
-
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <stdexcept>
-#include <string>
-
-#include "kernels/common/backend_launch.hpp"  // check_launch: a refused launch names the kernel
 
 namespace vec4_row_sum {
-namespace {  // compiled once per backend into one binary: the copies stay apart
 
 constexpr int kRowsPerBlock = 8;
 
@@ -53,14 +46,4 @@ void row_sum_f32(const float* x, float* y, long long rows, long long cols, long 
                                                                                        x_col_stride, y_stride, vectors);
 }
 
-template <bool kDropTail = false>
-void launch(const kverify::LaunchRequest& r) {
-  const kverify::Layout2D& xl = r.tensors[0].layout;
-  const kverify::Layout2D& yl = r.tensors[1].layout;
-  row_sum_f32<kDropTail>(static_cast<const float*>(r.tensors[0].data), static_cast<float*>(r.tensors[1].data), xl.rows,
-                         xl.cols, xl.row_stride, xl.col_stride, yl.row_stride, static_cast<cudaStream_t>(r.stream));
-  kverify::check_launch("vec4_row_sum");
-}
-
-}  // namespace
 }  // namespace vec4_row_sum

@@ -3,8 +3,6 @@
 // on that copy; block reductions through a shared tree. Rows above 48 KiB of shared memory raise
 // the kernel's limit with cudaFuncSetAttribute, up to the H200's 227 KiB. kSkipBarrier plants
 // the bug of its mutant: no __syncthreads between the steps of the reduction tree.
-#pragma once
-
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -12,10 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/common/backend_launch.hpp"  // with_storage_type: T from the Case's dtype
-
 namespace dynamic_smem_softmax {
-namespace {  // compiled once per backend into one binary: the copies stay apart
 
 constexpr int kThreads = 256;
 constexpr long long kMaxCols = (227 * 1024 - kThreads * 4) / 4;
@@ -60,28 +55,18 @@ __global__ void __launch_bounds__(kThreads)
   for (long long c = threadIdx.x; c < cols; c += kThreads) yr[c * ycs] = static_cast<T>(row[c] / sum);
 }
 
-template <typename T, bool kSkipBarrier>
+// The launcher in the kernel's own terms: any row and column strides.
+template <typename T, bool kSkipBarrier = false>
 void softmax(const T* x, T* y, long long rows, long long cols, long long xrs, long long xcs, long long yrs,
              long long ycs, cudaStream_t stream) {
   if (cols > kMaxCols)
     throw std::invalid_argument("dynamic_smem_softmax takes rows of at most " + std::to_string(kMaxCols) + " columns");
   const size_t bytes = static_cast<size_t>(cols + kThreads) * sizeof(float);
-  if (bytes > 48 * 1024) kverify::allow_dynamic_shared(softmax_rows<T, kSkipBarrier>, bytes, "dynamic_smem_softmax");
+  if (bytes > 48 * 1024)
+    cudaFuncSetAttribute(softmax_rows<T, kSkipBarrier>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         static_cast<int>(bytes));
   softmax_rows<T, kSkipBarrier>
       <<<static_cast<unsigned>(rows), kThreads, bytes, stream>>>(x, y, cols, xrs, xcs, yrs, ycs);
 }
 
-template <bool kSkipBarrier = false>
-void launch(const kverify::LaunchRequest& r) {
-  const kverify::Layout2D& xl = r.tensors[0].layout;
-  const kverify::Layout2D& yl = r.tensors[1].layout;
-  const auto stream = static_cast<cudaStream_t>(r.stream);
-  kverify::with_storage_type(r.dtype, [&]<typename T>() {
-    softmax<T, kSkipBarrier>(static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.rows,
-                             xl.cols, xl.row_stride, xl.col_stride, yl.row_stride, yl.col_stride, stream);
-  });
-  kverify::check_launch("dynamic_smem_softmax");
-}
-
-}  // namespace
 }  // namespace dynamic_smem_softmax

@@ -1,21 +1,16 @@
 // matmul_relu for f32, C = relu(A B), as an SGEMM with a ReLU added to its store: 16x64 tiles of
 // C per block of 256 threads, each thread 4 adjacent columns of one row; K in steps of 16 through
 // shared memory; B's tile read as float4 where B's rows are dense and 16-byte aligned, and C
-// written as float4 where its rows are, with masked scalar loads and stores at every edge and
-// for any other layout. FFMA only (no TF32). kDropTail plants the bug of its mutant: a float4
-// group of C that runs past the last column is not stored at all.
-#pragma once
-
+// written as float4 where its rows are, with masked scalar loads and stores at every edge. FFMA
+// only (no TF32). kDropTail plants the bug of its mutant: a float4 group of C that runs past the
+// last column is not stored at all.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
-#include "kernels/common/backend_launch.hpp"  // check_launch: a refused launch names the kernel
-
 namespace float4_sgemm {
-namespace {  // compiled once per backend into one binary: the copies stay apart
 
 constexpr int kTileM = 16, kTileN = 64, kTileK = 16, kThreads = 256;
 
@@ -81,25 +76,16 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// The launcher in the kernel's own terms: C (M x N) = relu(A (M x K) B (K x N)), each matrix with
-// its own row and column strides in elements.
+// The launcher in the kernel's own terms, BLAS-style and row-major: C (M x N) = relu(A (M x K) B (K x N)),
+// lda, ldb and ldc the distances between rows in elements.
 template <bool kDropTail = false>
-void sgemm_relu_f32(Matrix a, Matrix b, Matrix c, cudaStream_t stream) {
+void sgemm_relu_row_major(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                          cudaStream_t stream) {
+  const Matrix a{const_cast<float*>(A), M, K, lda, 1}, b{const_cast<float*>(B), K, N, ldb, 1}, c{C, M, N, ldc, 1};
   const long long tiles_m = (c.rows + kTileM - 1) / kTileM, tiles_n = (c.cols + kTileN - 1) / kTileN;
   if (tiles_m > 65535) throw std::invalid_argument("float4_sgemm takes M up to " + std::to_string(65535 * kTileM));
   const dim3 grid(static_cast<unsigned>(tiles_n), static_cast<unsigned>(tiles_m));
   sgemm_relu<kDropTail><<<grid, kThreads, 0, stream>>>(a, b, c, a.cols, b.dense_aligned_rows(), c.dense_aligned_rows());
 }
 
-template <bool kDropTail = false>
-void launch(const kverify::LaunchRequest& r) {
-  auto matrix = [&](int i) {
-    const kverify::Layout2D& l = r.tensors[i].layout;
-    return Matrix{static_cast<float*>(r.tensors[i].data), l.rows, l.cols, l.row_stride, l.col_stride};
-  };
-  sgemm_relu_f32<kDropTail>(matrix(0), matrix(1), matrix(2), static_cast<cudaStream_t>(r.stream));
-  kverify::check_launch("float4_sgemm");
-}
-
-}  // namespace
 }  // namespace float4_sgemm

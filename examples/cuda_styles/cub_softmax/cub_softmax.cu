@@ -2,8 +2,6 @@
 // sum combined by CUB (the result is defined in thread 0 only, so thread 0 shares it through
 // shared memory), three reads of the row. kZeroPadding plants the bug of its mutant: each
 // thread's running max starts at 0 instead of -inf.
-#pragma once
-
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -13,10 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/common/backend_launch.hpp"  // with_storage_type: T from the Case's dtype
-
 namespace cub_softmax {
-namespace {  // compiled once per backend into one binary: the copies stay apart
 
 constexpr int kThreads = 256;
 using BlockReduce = cub::BlockReduce<float, kThreads>;
@@ -49,18 +44,11 @@ __global__ void __launch_bounds__(kThreads)
     yr[c * ycs] = static_cast<T>(expf(static_cast<float>(xr[c * xcs]) - max) / sum);
 }
 
-template <bool kZeroPadding = false>
-void launch(const kverify::LaunchRequest& r) {
-  const kverify::Layout2D& xl = r.tensors[0].layout;
-  const kverify::Layout2D& yl = r.tensors[1].layout;
-  const auto stream = static_cast<cudaStream_t>(r.stream);
-  kverify::with_storage_type(r.dtype, [&]<typename T>() {
-    softmax_rows<T, kZeroPadding><<<static_cast<unsigned>(xl.rows), kThreads, 0, stream>>>(
-        static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data), xl.cols, xl.row_stride,
-        xl.col_stride, yl.row_stride, yl.col_stride);
-  });
-  kverify::check_launch("cub_softmax");
+// The launcher in the kernel's own terms: any row and column strides.
+template <typename T, bool kZeroPadding = false>
+void softmax(const T* x, T* y, long long rows, long long cols, long long xrs, long long xcs, long long yrs,
+             long long ycs, cudaStream_t stream) {
+  softmax_rows<T, kZeroPadding><<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(x, y, cols, xrs, xcs, yrs, ycs);
 }
 
-}  // namespace
 }  // namespace cub_softmax

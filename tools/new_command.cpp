@@ -1,0 +1,144 @@
+// `kverify new <op> <name>`: a variant folder that builds and passes `kverify check` as it is, for
+// the user to make theirs. Here: the options, the launcher per op and signature, the checks; the
+// files are written by tools/scaffold/write_scaffold.cpp.
+#include "core/error.hpp"
+#include "ops/op_spec.hpp"
+#include "tools/command.hpp"
+#include "tools/scaffold/write_scaffold.hpp"
+
+namespace kverify::cli {
+namespace {
+
+// The launcher of one op in one signature (kernels/signatures.def): the user's function
+// `launch<T>` in that signature's arguments, calling the scaffold kernel's own strided entry.
+struct Launcher {
+  std::string_view op, signature, text;
+};
+
+constexpr Launcher kLaunchers[] = {
+    {"softmax", "strided_2d",
+     "template <typename T>\nvoid launch(const T* x, T* y, long long rows, long long cols, long long x_row_stride,\n"
+     "            long long x_col_stride, long long y_row_stride, long long y_col_stride, cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, x_row_stride, x_col_stride, y_row_stride, y_col_stride, stream);\n}\n"},
+    {"softmax", "rows_strided",
+     "template <typename T>\nvoid launch(const T* x, T* y, int rows, int cols, long long x_row_stride, long long "
+     "y_row_stride,\n            cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, x_row_stride, 1, y_row_stride, 1, stream);\n}\n"},
+    {"softmax", "rows",
+     "template <typename T>\nvoid launch(const T* x, T* y, int rows, int cols, cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, cols, 1, cols, 1, stream);\n}\n"},
+    {"gelu_tanh", "strided_2d",
+     "template <typename T>\nvoid launch(const T* x, T* y, long long rows, long long cols, long long x_row_stride,\n"
+     "            long long x_col_stride, long long y_row_stride, long long y_col_stride, cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, x_row_stride, x_col_stride, y_row_stride, y_col_stride, stream);\n}\n"},
+    {"gelu_tanh", "rows_strided",
+     "template <typename T>\nvoid launch(const T* x, T* y, int rows, int cols, long long x_row_stride, long long "
+     "y_row_stride,\n            cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, x_row_stride, 1, y_row_stride, 1, stream);\n}\n"},
+    {"gelu_tanh", "rows",
+     "template <typename T>\nvoid launch(const T* x, T* y, int rows, int cols, cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, cols, 1, cols, 1, stream);\n}\n"},
+    {"gelu_tanh", "flat",
+     "template <typename T>\nvoid launch(const T* x, T* y, long long n, cudaStream_t stream) {\n"
+     "  launch_rows(x, y, 1, n, n, 1, n, 1, stream);\n}\n"},
+    {"row_sum", "row_reduce_strided",
+     "template <typename T>\nvoid launch(const T* x, T* y, long long rows, long long cols, long long x_row_stride,\n"
+     "            long long x_col_stride, long long y_stride, cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, x_row_stride, x_col_stride, y_stride, stream);\n}\n"},
+    {"row_sum", "rows_strided",
+     "template <typename T>\nvoid launch(const T* x, T* y, int rows, int cols, long long x_row_stride, long long "
+     "y_row_stride,\n            cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, x_row_stride, 1, y_row_stride, stream);\n}\n"},
+    {"row_sum", "rows",
+     "template <typename T>\nvoid launch(const T* x, T* y, int rows, int cols, cudaStream_t stream) {\n"
+     "  launch_rows(x, y, rows, cols, cols, 1, 1, stream);\n}\n"},
+    {"matmul_relu", "blas_row_major",
+     "// BLAS-style, row-major: lda, ldb and ldc are the distances between rows in elements.\n"
+     "template <typename T>\nvoid launch(int M, int N, int K, const T* A, int lda, const T* B, int ldb, T* C, int "
+     "ldc,\n"
+     "            cudaStream_t stream) {\n"
+     "  launch_matrices(M, N, K, A, {lda, 1}, B, {ldb, 1}, C, {ldc, 1}, stream);\n}\n"},
+    {"matmul_relu", "blas_col_major",
+     "// BLAS-style, column-major: lda, ldb and ldc are the distances between columns in elements.\n"
+     "template <typename T>\nvoid launch(int M, int N, int K, const T* A, int lda, const T* B, int ldb, T* C, int "
+     "ldc,\n"
+     "            cudaStream_t stream) {\n"
+     "  launch_matrices(M, N, K, A, {1, lda}, B, {1, ldb}, C, {1, ldc}, stream);\n}\n"},
+};
+
+// Per op: the default signature (the first of kLaunchers), the registration's limits (the
+// scaffold kernel's grid: rows per grid.x, or M per grid.y) and its one-line strategy.
+struct OpScaffold {
+  std::string_view op, limits, strategy;
+};
+constexpr OpScaffold kOps[] = {
+    {"softmax", " MAX_ROWS 2147483647", "scaffold: a block per row, three passes, shared-memory tree reductions"},
+    {"gelu_tanh", "", "scaffold: a grid-stride loop over the elements"},
+    {"row_sum", " MAX_ROWS 17179869176", "scaffold: a warp per row, a butterfly of shuffles"},
+    {"matmul_relu", " MAX_ROWS 1048560", "scaffold: one thread per element of C, the K products in order"},
+};
+
+int new_variant_folder(const ParsedOptions& o) {
+  const std::string& op = o.operands.at(0);
+  const std::string& name = o.operands.at(1);
+  const OpScaffold* spec = nullptr;
+  std::string ops;
+  for (const auto& s : kOps) {
+    if (s.op == op) spec = &s;
+    ops += (ops.empty() ? "" : ", ") + std::string(s.op);
+  }
+  if (!spec || !find_op(op)) throw InputError("unknown op " + shown(op) + " (accepted: " + ops + ")");
+  bool identifier = !name.empty() && (name[0] == '_' || (name[0] >= 'a' && name[0] <= 'z'));
+  for (char c : name) identifier = identifier && (c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+  if (!identifier)
+    throw InputError("name " + shown(name) +
+                     " is not a lower-case identifier (accepted: [a-z_][a-z0-9_]*, e.g. my_kernel; it names the "
+                     "variant, the folder, the .cu and its namespace)");
+  std::string signature;
+  std::string signatures;
+  const Launcher* launcher = nullptr;
+  for (const auto& l : kLaunchers) {
+    if (l.op != op) continue;
+    signatures += (signatures.empty() ? "" : ", ") + std::string(l.signature);
+    if (!launcher && (!o.has("--signature") || *o.get("--signature") == l.signature)) launcher = &l;
+  }
+  if (!launcher)
+    throw InputError("--signature " + shown(*o.get("--signature")) + " is not one the " + op +
+                     " scaffold is written in (accepted: " + signatures + "; `kverify help signatures`)");
+
+  return write_scaffold({o.text("--dir", name), op, name, std::string(launcher->signature), std::string(launcher->text),
+                         std::string(spec->limits), std::string(spec->strategy)});
+}
+
+std::string signature_check(std::string_view value) {
+  for (const auto& l : kLaunchers)
+    if (l.signature == value) return "";
+  std::string all;
+  for (const auto& l : kLaunchers)
+    if (all.find(l.signature) == std::string::npos) all += (all.empty() ? "" : ", ") + std::string(l.signature);
+  return all;
+}
+
+constexpr Option kNewOptions[] = {
+    {"--signature", "NAME", ValueKind::text,
+     "the launcher's signature (`kverify help signatures`); default: the op's most general", "", "", 0, 0,
+     &signature_check},
+    {"--dir", "DIR", ValueKind::text, "the folder to create", "./<name>"},
+};
+
+}  // namespace
+
+const Command kNewCommand{
+    "new",
+    {"<op> <name>", 2, 2},
+    "scaffold a variant folder (CMakeLists, the kernel in ordinary CUDA, a README) that passes check as it is",
+    "Writes <dir>/CMakeLists.txt (kverify_add_kernel and kverify_add_tests), <dir>/<name>.cu (a correct\n"
+    "kernel of the op and its launcher in the chosen signature, float/__half/__nv_bfloat16) and\n"
+    "<dir>/README.md (how to build it against this kverify, run its ctest, and make it yours):\n"
+    "  kverify new softmax my_kernel\n"
+    "Never writes into a folder that has files.\n",
+    kNewOptions,
+    "0 created, 2 bad input (an unknown op or signature, a bad name, a folder that has files)",
+    &new_variant_folder};
+
+}  // namespace kverify::cli

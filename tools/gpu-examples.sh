@@ -10,7 +10,8 @@
 #                                        carry that path to the GPU machine
 #   tools/gpu-examples.sh run OUTDIR     on the GPU machine: OUTDIR/examples.txt and one log per
 #                                        variant (KVERIFY_COMMIT names the commit in the header;
-#                                        SANITIZE, a regex, limits the sanitizer runs to those names)
+#                                        SANITIZE, a regex, limits the sanitizer runs to those names;
+#                                        BUDGET, the check budget, default 100)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -55,7 +56,7 @@ case "${1:-}" in
     for entry in "${variants[@]}"; do
       read -r op name <<<"$entry"
       rc=0
-      "$kv" check --backend cuda --op "$op" --variant "$name" --budget 100 --json "$out/$name.json" > "$out/$name.txt" 2>&1 || rc=$?
+      "$kv" check --backend cuda --op "$op" --variant "$name" --budget "${BUDGET:-100}" --json "$out/$name.json" > "$out/$name.txt" 2>&1 || rc=$?
       line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/$name.txt" | tail -1)"
       if [[ $name == mutant_* || $name == *_undeclared || $name == *_default_policy ]]; then verdict=$([[ $rc -eq 1 ]] && echo killed || { failed=1; echo "SURVIVED (exit $rc)"; })
       else verdict=$([[ $rc -eq 0 ]] && echo passed || { failed=1; echo "FAILED (exit $rc)"; }); fi

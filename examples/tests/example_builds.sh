@@ -20,8 +20,9 @@ cd "$work"  # kverify check writes kverify-check.json into the working folder
 step() { echo "== $*" >&2; }
 
 step "kverify new softmax my_kernel, in a folder outside the repository"
-project="$work/user/my_kernel"
-rm -rf "$work/user"
+outside="$(mktemp -d "${TMPDIR:-/tmp}/kverify-user.XXXXXX")"
+trap 'rm -rf "$outside"' EXIT  # the project and its build (the logs stay in the work dir)
+project="$outside/my_kernel"
 "$kv_build/tools/kverify" new softmax my_kernel --dir "$project" ||
   { echo "FAIL: kverify new softmax my_kernel"; exit 1; }
 for f in CMakeLists.txt my_kernel.cu README.md; do
@@ -39,7 +40,7 @@ kv="$build/kverify/tools/kverify"
 
 step "the project's own ctest runs kverify's catalogue on my_kernel"
 rc=0
-ctest --test-dir "$build" --output-on-failure >"$work/ctest.txt" 2>&1 || rc=$?
+(cd "$outside" && ctest --test-dir "$build" --output-on-failure) >"$work/ctest.txt" 2>&1 || rc=$?
 tail -5 "$work/ctest.txt"
 grep -qE 'kverify:my_kernel:emu .*Passed' "$work/ctest.txt" && grep -q '100% tests passed' "$work/ctest.txt" &&
   [[ $rc -eq 0 ]] || { cat "$work/ctest.txt"; echo "FAIL: the new project's ctest (exit $rc)"; exit 1; }

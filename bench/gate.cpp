@@ -48,8 +48,9 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
   if (guarded_run(c, v, first, Poison::nan, verdict, threads)) {
     const int out = c.op->output_tensor();
     check_sampled_rows(c, rows, second, first[out], *tolerance, threads, verdict);
-    if (guarded_run(c, v, second, Poison::random_finite, verdict, threads))
-      compare_runs(first[out], second[out], verdict, threads);
+    const Case run2 = second_run_of(c);
+    if (guarded_run(run2, v, second, Poison::random_finite, verdict, threads))
+      compare_runs(first[out], second[out], verdict, threads, &c, &run2);
   }
   decide_outcome(verdict);
   return finish();

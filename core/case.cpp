@@ -182,8 +182,8 @@ const FieldImpl kFields[] = {
      },
      false},
     {{"schedule", "N", "0",
-      "emu only: seed of the order in which a block's threads run between barriers "
-      "(0 = thread order)"},
+      "emu only: seed of the order in which the blocks run and a block's threads run between "
+      "barriers (0 = grid order and thread order)"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        c.schedule = parse_int<std::uint64_t>(v, token, "a schedule seed (an unsigned 64-bit whole number)");
      },

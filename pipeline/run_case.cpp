@@ -59,6 +59,12 @@ std::string subject_of(const Case& c) {
          std::string(name(c.backend));
 }
 
+Case second_run_of(const Case& c) {
+  Case second = c;
+  if (c.backend == Backend::emu) second.schedule = c.schedule == 0 ? 1 : c.schedule ^ 1;  // the other parity:
+  return second;  // the block order reversed too (block_order), and the thread order changed
+}
+
 std::vector<GuardedImage> materialize(const Case& c, unsigned threads) {
   std::vector<GuardedImage> images;
   for (int t = 0; t < c.op->tensor_count; ++t) {
@@ -116,7 +122,8 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
   return true;
 }
 
-void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads) {
+void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads,
+                  const Case* run1, const Case* run2) {
   const Layout2D l = first.layout();
   std::mutex m;
   std::int64_t unwritten = 0, changed = 0;
@@ -142,12 +149,18 @@ void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict
   // Row-major order whatever the thread count: the first kMaxListed of each kind are listed.
   std::sort(listed_unwritten.begin(), listed_unwritten.end());
   std::sort(listed_changed.begin(), listed_changed.end());
+  const std::string orders = run1 && run2 && run1->backend == Backend::emu
+                                 ? " (emu schedule=" + std::to_string(run1->schedule) +
+                                       " then schedule=" + std::to_string(run2->schedule) +
+                                       ": other block and thread orders)"
+                                 : "";
   const auto list = [&](const auto& where, bool kept) {
     for (std::size_t i = 0; i < std::min(where.size(), Verdict::kMaxListed); ++i)
-      verdict.guards.push_back(
-          {kept ? "unwritten" : "nondeterministic", first.name(),
-           "element (" + std::to_string(where[i].first) + "," + std::to_string(where[i].second) + ")" +
-               (kept ? " kept the poison of both runs: never written" : " differs between two runs of the same Case")});
+      verdict.guards.push_back({kept ? "unwritten" : "nondeterministic", first.name(),
+                                "element (" + std::to_string(where[i].first) + "," + std::to_string(where[i].second) +
+                                    ")" +
+                                    (kept ? " kept the poison of both runs: never written"
+                                          : " differs between two runs of the same Case" + orders)});
   };
   list(listed_unwritten, true);
   list(listed_changed, false);
@@ -246,11 +259,12 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   begin_step("run 1 of 2 of the kernel");
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
   begin_step("run 2 of 2 of the kernel");
-  if (!guarded_run(c, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
+  const Case run2 = second_run_of(c);
+  if (!guarded_run(run2, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
   begin_step("the comparison against the reference and the eager baseline");
 
   for (int t = 0; t < c.op->tensor_count; ++t)
-    if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict);
+    if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict, 1, &c, &run2);
   for (int t = 0; t < c.op->tensor_count; ++t) {
     if (!c.op->tensors()[t].output) continue;
     Comparison cmp =
@@ -268,6 +282,10 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   }
 
   decide_outcome(verdict);
+  if (c.backend == Backend::emu && !verdict.checks_passed.empty())
+    verdict.checks_passed.back() += " (schedule=" + std::to_string(c.schedule) +
+                                    " then schedule=" + std::to_string(run2.schedule) +
+                                    ": other block and thread orders)";
   const bool fast_math_build = variant->cuda_flags.find("use_fast_math") != std::string_view::npos;
   if (verdict.outcome == Outcome::fail && fast_math_build && variant->policy != "fast_math")
     verdict.hint =

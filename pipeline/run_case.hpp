@@ -37,8 +37,15 @@ std::vector<GuardedImage> materialize(const Case& c, unsigned threads = 1);
 // failed (the Verdict already says why).
 bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict,
                  unsigned threads = 1);
+// The Case of the second guarded run: on emu another schedule seed (other block and thread orders,
+// runtime/emu/scheduler.hpp), so a result that depends on the order in which blocks or threads
+// run (float atomics across blocks, a "last block combines" without a fence) differs between the
+// two runs; elsewhere the Case itself (the GPU chooses its own orders).
+Case second_run_of(const Case& c);
 // Elements that kept the poison of both runs (unwritten) or differ between them (nondeterministic).
-void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads = 1);
+// The runs' Cases say which emu orders were compared.
+void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads = 1,
+                  const Case* run1 = nullptr, const Case* run2 = nullptr);
 // After the guards and the comparison: the checks that held, pass or fail, and the reason.
 void decide_outcome(Verdict& verdict);
 // "op/variant dtype shape on backend", the Verdict's subject.

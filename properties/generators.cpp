@@ -13,6 +13,10 @@ const std::vector<std::int64_t> kTails = {1,    2,    3,    5,    7,    13,   31
                                           511,  512,  513,  1021, 1023, 1024, 1025,  2047,  2048, 2049,
                                           4093, 4095, 4096, 4097, 8191, 8193, 16383, 16385, 65537};
 
+// The long side of a skinny matmul Case: past every tile count a kernel might cap its grid at, at a
+// cost a property's budget affords (the boundary Cases reach 70000, past grid.y's 65535).
+constexpr std::int64_t kSkinnyLongSide = 4097;
+
 std::vector<std::int64_t> tails_up_to(std::int64_t max) {
   std::vector<std::int64_t> out;
   for (auto t : kTails)
@@ -87,6 +91,15 @@ void draw_shape(Draw& d) {
     const auto size = [&](std::int64_t max) { return shape.tails_only ? *tail_size_exactly(max) : *tail_size(max); };
     d.c.shape = {size(std::min<std::int64_t>(shape.max_width, 130)), size(std::min<std::int64_t>(shape.max_width, 130)),
                  size(shape.max_k)};
+    // One Case in four: M or N long (up to 4097) and the other two at most 3, so every tile and
+    // grid boundary along it is reached at the cost of M*N*K (a grid capped at some tile count
+    // shows); a long K is a serial loop per thread, reached by max_k's tiles.
+    if (!shape.tails_only && *rc::gen::inRange(0, 4) == 0) {
+      const int long_side = *rc::gen::inRange(0, 2);
+      for (int i = 0; i < 3; ++i)
+        d.c.shape[static_cast<std::size_t>(i)] =
+            i == long_side ? *tail_size(kSkinnyLongSide) : *rc::gen::inRange<std::int64_t>(1, 4);
+    }
   } else {
     const std::int64_t width = shape.tails_only ? *tail_size_exactly(shape.max_width) : *tail_size(shape.max_width);
     // Wide rows come in fewer of them, to keep one Case small.

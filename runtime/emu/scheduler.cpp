@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -645,6 +646,20 @@ LaunchProgress& launch_progress() {
   return progress;
 }
 
+std::uint64_t block_order(std::uint64_t schedule_seed, std::uint64_t blocks, std::uint64_t i) {
+  if (schedule_seed == 0 || blocks < 2) return i;
+  std::uint64_t h = schedule_seed * 0xd1b54a32d192ed03ull;
+  h ^= h >> 29;
+  std::uint64_t a = (h % blocks) | 1;
+  while (std::gcd(a, blocks) != 1) a += 2;  // odd a coprime to blocks: a few steps at most
+  a %= blocks;
+  if (a == 0) a = 1;
+  const std::uint64_t b = (h >> 17) % blocks;
+  const std::uint64_t j = schedule_seed % 2 == 1 ? blocks - 1 - i : i;
+  // (a j + b) mod blocks without overflow: blocks < 2^63 and a, j < blocks.
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * j + b) % blocks);
+}
+
 LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
                           KernelThunk thunk, void* context) {
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
@@ -694,71 +709,73 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     }
   } reset;
 
-  for (unsigned bz = 0; bz < grid.z; ++bz)
-    for (unsigned by = 0; by < grid.y; ++by)
-      for (unsigned bx = 0; bx < grid.x; ++bx) {
-        const Dim3 block_idx{bx, by, bz};
-        blockIdx = uint3{bx, by, bz};
-        // Uninitialised shared memory reads as 0xff bytes (NaN for floats), every block anew.
-        if (dynamic_shared_bytes > 0) std::memset(shared.get(), 0xff, dynamic_shared_bytes);
-        run.clear_ready(threads);
-        run.barrier_arrived = 0;
-        run.barrier_true = 0;
-        run.idle_yields = 0;
-        for (auto& w : run.warps) w.active = 0;  // the rest is written before it is read
-        run.reset_warps();
-        run.live = static_cast<int>(threads);
-        const std::uint64_t block_linear = (std::uint64_t{bz} * grid.y + by) * grid.x + bx;
-        run.rng = options.schedule_seed == 0
-                      ? 0
-                      : (options.schedule_seed * 0x9e3779b97f4a7c15ull) ^ (block_linear * 0xbf58476d1ce4e5b9ull) ^ 1u;
-        for (int i = 0; i < static_cast<int>(threads); ++i) {
-          Fiber& f = run.fibers[i];
-          f = Fiber{};
-          f.linear = i;
-          f.state.thread_idx = {static_cast<unsigned>(i) % block.x, (static_cast<unsigned>(i) / block.x) % block.y,
-                                static_cast<unsigned>(i) / (block.x * block.y)};
-          f.state.block_idx = block_idx;
-          f.state.block_dim = block;
-          f.state.grid_dim = grid;
-          unsigned char* bottom = pool.bottom(i);
+  const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  for (std::uint64_t i = 0; i < blocks; ++i) {
+    const std::uint64_t block_linear = block_order(options.schedule_seed, blocks, i);
+    const auto bx = static_cast<unsigned>(block_linear % grid.x);
+    const auto by = static_cast<unsigned>(block_linear / grid.x % grid.y);
+    const auto bz = static_cast<unsigned>(block_linear / (std::uint64_t{grid.x} * grid.y));
+    const Dim3 block_idx{bx, by, bz};
+    blockIdx = uint3{bx, by, bz};
+    // Uninitialised shared memory reads as 0xff bytes (NaN for floats), every block anew.
+    if (dynamic_shared_bytes > 0) std::memset(shared.get(), 0xff, dynamic_shared_bytes);
+    run.clear_ready(threads);
+    run.barrier_arrived = 0;
+    run.barrier_true = 0;
+    run.idle_yields = 0;
+    for (auto& w : run.warps) w.active = 0;  // the rest is written before it is read
+    run.reset_warps();
+    run.live = static_cast<int>(threads);
+    run.rng = options.schedule_seed == 0
+                  ? 0
+                  : (options.schedule_seed * 0x9e3779b97f4a7c15ull) ^ (block_linear * 0xbf58476d1ce4e5b9ull) ^ 1u;
+    for (int i = 0; i < static_cast<int>(threads); ++i) {
+      Fiber& f = run.fibers[i];
+      f = Fiber{};
+      f.linear = i;
+      f.state.thread_idx = {static_cast<unsigned>(i) % block.x, (static_cast<unsigned>(i) / block.x) % block.y,
+                            static_cast<unsigned>(i) / (block.x * block.y)};
+      f.state.block_idx = block_idx;
+      f.state.block_dim = block;
+      f.state.grid_dim = grid;
+      unsigned char* bottom = pool.bottom(i);
 #if KV_EMU_ASAN
-          pool.unpoison_used(i);  // frames of an earlier fiber on this stack
+      pool.unpoison_used(i);  // frames of an earlier fiber on this stack
 #endif
-          f.context = ctx::make_fcontext(bottom + kStackBytes, kStackBytes, &BlockRun::fiber_entry);
+      f.context = ctx::make_fcontext(bottom + kStackBytes, kStackBytes, &BlockRun::fiber_entry);
 #if defined(KVERIFY_EMU_TSAN)
-          f.tsan_fiber = __tsan_create_fiber(0);
+      f.tsan_fiber = __tsan_create_fiber(0);
 #endif
-          run.make_ready(i);
-        }
+      run.make_ready(i);
+    }
 
-        while (!run.error) {
-          if (run.none_ready()) {
-            if (run.live > 0)
-              run.fail(LaunchError::Kind::deadlock, "block " + dim_text(block_idx) + ": " + run.deadlock_report());
-            break;
-          }
-          const int next = run.pick_next();
-          run.fibers[next].started = true;
-          run.resume(next);
-        }
-        if (run.error) {
-          // Unwind every fiber that is suspended mid-kernel, so its frames are released.
-          for (int i = 0; i < static_cast<int>(threads); ++i)
-            if (run.fibers[i].started && run.fibers[i].fiber_state != FiberState::done) run.resume(i);
-#if KV_EMU_ASAN
-          pool.mark_all_used();  // frames unwound by exceptions: unpoison whole stacks next time
-#endif
-        }
-#if defined(KVERIFY_EMU_TSAN)
-        __tsan_acquire(&run.tsan_block_end);
-        for (auto& f : run.fibers) __tsan_destroy_fiber(f.tsan_fiber);
-#endif
-        stats.threads += threads;
-        ++stats.blocks;
-        progress.blocks_done.fetch_add(1, std::memory_order_relaxed);
-        if (run.error) throw *run.error;
+    while (!run.error) {
+      if (run.none_ready()) {
+        if (run.live > 0)
+          run.fail(LaunchError::Kind::deadlock, "block " + dim_text(block_idx) + ": " + run.deadlock_report());
+        break;
       }
+      const int next = run.pick_next();
+      run.fibers[next].started = true;
+      run.resume(next);
+    }
+    if (run.error) {
+      // Unwind every fiber that is suspended mid-kernel, so its frames are released.
+      for (int i = 0; i < static_cast<int>(threads); ++i)
+        if (run.fibers[i].started && run.fibers[i].fiber_state != FiberState::done) run.resume(i);
+#if KV_EMU_ASAN
+      pool.mark_all_used();  // frames unwound by exceptions: unpoison whole stacks next time
+#endif
+    }
+#if defined(KVERIFY_EMU_TSAN)
+    __tsan_acquire(&run.tsan_block_end);
+    for (auto& f : run.fibers) __tsan_destroy_fiber(f.tsan_fiber);
+#endif
+    stats.threads += threads;
+    ++stats.blocks;
+    progress.blocks_done.fetch_add(1, std::memory_order_relaxed);
+    if (run.error) throw *run.error;
+  }
   return stats;
 }
 

@@ -1,11 +1,13 @@
 // The emu scheduler: runs a kernel launch on the CPU with the CUDA execution model.
 //
 // Each CUDA thread is a fiber (Boost.Context fcontext) on a pooled stack at a fixed address; the
-// blocks of a grid run one after another on the calling OS thread. Within a block the fibers run
-// until they reach a barrier or a warp collective; the order in which ready fibers run is the
-// schedule seed (0 = thread order). The scheduler detects a barrier reached from different call
-// sites, warp collectives whose lanes disagree or read a lane that did not take part, and deadlock
-// (every live fiber waiting), and reports each as an emu::LaunchError naming block, thread and site.
+// blocks of a grid run one after another on the calling OS thread, in an order the schedule seed
+// chooses (block_order: 0 = x fastest, then y, then z; any other seed a permutation of the grid, as
+// the GPU promises none). Within a block the fibers run until they reach a barrier or a warp
+// collective; the order in which ready fibers run is the schedule seed too (0 = thread order).
+// The scheduler detects a barrier reached from different call sites, warp collectives whose lanes
+// disagree or read a lane that did not take part, and deadlock (every live fiber waiting), and
+// reports each as an emu::LaunchError naming block, thread and site.
 // Fiber switches carry AddressSanitizer and ThreadSanitizer fiber annotations.
 #pragma once
 
@@ -44,6 +46,11 @@ class LaunchError : public std::runtime_error {
 std::string_view name(LaunchError::Kind kind);
 
 using KernelThunk = void (*)(void* context);
+
+// The i-th block to run, of `blocks`, under this schedule seed: a bijection of [0, blocks), the
+// identity for seed 0, else i -> (a i + b) mod blocks with a coprime to blocks, then reversed for
+// odd seeds (so neighbouring blocks run far apart and either one may run first).
+std::uint64_t block_order(std::uint64_t schedule_seed, std::uint64_t blocks, std::uint64_t i);
 
 // The blocks of the launch running now (the latest one started, when several threads launch), for a
 // caller's progress line: a relaxed read from any thread, one relaxed add per block here.

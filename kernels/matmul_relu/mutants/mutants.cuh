@@ -23,6 +23,8 @@ namespace kverify::kernels::matmul_relu::mutants {
 //   kBug 4: the last partial K tile dropped
 //   kBug 5: the accumulator rounded to f16 after every product
 //   kBug 6: the result one f32 ulp high: within tolerance on real values, only exact mode sees it
+//   kBug 7: none in the kernel; its launcher caps the grid at 32 column tiles (512 columns), so the
+//           columns past them are never written (a skinny Case, 2x600x8, shows it at once)
 template <typename T, int kBug>
 __global__ void matmul_buggy(MatmulReluArgs<T> a) {
   const long long n = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -66,6 +68,16 @@ void a_as_row_major(const LaunchRequest& r) { matmul_buggy<3>(r); }
 void dropped_k_tail(const LaunchRequest& r) { matmul_buggy<4>(r); }
 void f16_accumulator(const LaunchRequest& r) { matmul_buggy<5>(r); }
 void one_ulp_high(const LaunchRequest& r) { matmul_buggy<6>(r); }
+void capped_grid(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = matmul_relu_args<T>(r);
+    const long long column_tiles = (a.n + 15) / 16;
+    const dim3 grid(static_cast<unsigned>(column_tiles < 32 ? column_tiles : 32),  // BUG: a capped grid
+                    static_cast<unsigned>((a.m + 15) / 16));
+    mutants::matmul_buggy<T, 7><<<grid, dim3(16, 16), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::matmul_buggy<T, 7>");
+  });
+}
 
 }  // namespace KV_BACKEND
 #endif

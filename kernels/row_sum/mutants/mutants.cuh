@@ -7,6 +7,8 @@
 //   mutant_gpuv_divergent_barrier  a block reduction whose __syncthreads is reached from two call
 //                                  sites (odd and even threads) -> synccheck (emu: divergent barrier)
 // mutant_refuses_every_case's launcher throws: it tests that a check never passes what did not run.
+// mutant_atomic_combine is order-dependent: emu kills it by running a Case's two guarded runs in
+// two block orders (pipeline/run_case.hpp: second_run_of).
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include <cstddef>
@@ -98,6 +100,29 @@ __global__ void __launch_bounds__(256) row_sum_divergent_barrier(RowSumArgs<T> a
   }
 }
 
+// row_sum whose blocks each sum 64 columns of a row and combine the partials with a float
+// atomicAdd into device scratch (the workspace): the sum's rounding depends on the order in which
+// the blocks run, which CUDA leaves open (emu's second guarded run takes another block order).
+template <typename T>  // a template, as every kernel of this header: it is included in more than one TU
+__global__ void row_sum_zero(RowSumArgs<T> a, float* acc) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < a.rows) acc[i] = 0.0f;
+}
+template <typename T>
+__global__ void row_sum_atomic_partials(RowSumArgs<T> a, float* acc) {
+  const long long row = blockIdx.y, c0 = static_cast<long long>(blockIdx.x) * 64;
+  float sum = 0.0f;
+  for (long long c = c0 + threadIdx.x; c < a.cols && c < c0 + 64; c += 32)
+    sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (threadIdx.x == 0) atomicAdd(&acc[row], sum);  // BUG: the combine's order is the blocks'
+}
+template <typename T>
+__global__ void row_sum_store(RowSumArgs<T> a, const float* acc) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < a.rows) a.y[i * a.y_row_stride] = kv::from_f32<T>(acc[i]);
+}
+
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
 
@@ -141,6 +166,19 @@ void divergent_barrier(const LaunchRequest& r) {
     const auto a = row_sum_args<T>(r);
     mutants::row_sum_divergent_barrier<T><<<dim3(static_cast<unsigned>(a.rows)), dim3(256), 0, launch_stream(r)>>>(a);
     check_launch("mutants::row_sum_divergent_barrier<T>");
+  });
+}
+
+void atomic_combine(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    auto* acc = static_cast<float*>(r.workspace);
+    const auto row_blocks = static_cast<unsigned>((a.rows + 255) / 256);
+    mutants::row_sum_zero<T><<<row_blocks, 256, 0, launch_stream(r)>>>(a, acc);
+    const dim3 grid(static_cast<unsigned>((a.cols + 63) / 64), static_cast<unsigned>(a.rows));
+    mutants::row_sum_atomic_partials<T><<<grid, 32, 0, launch_stream(r)>>>(a, acc);
+    mutants::row_sum_store<T><<<row_blocks, 256, 0, launch_stream(r)>>>(a, acc);
+    check_launch("mutants::row_sum_atomic_partials<T>");
   });
 }
 

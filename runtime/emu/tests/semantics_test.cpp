@@ -108,6 +108,46 @@ TEST(EmuSchedule, SeedZeroRunsThreadsInOrderOtherSeedsPermuteReproducibly) {
   EXPECT_EQ(sorted, identity) << "every thread runs exactly once";
 }
 
+// The block order is the schedule's too: seed 0 runs blocks x fastest, then y, then z; another
+// seed a permutation of the whole grid (and the pipeline's second guarded run another seed).
+__global__ void block_arrival(int* counter, int* order) {
+  if (threadIdx.x == 0) order[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)] = (*counter)++;
+}
+
+TEST(EmuSchedule, SeedsPermuteTheBlockOrderOfTheWholeGrid) {
+  auto run = [](std::uint64_t seed) {
+    int counter = 0;
+    std::vector<int> order(4 * 3 * 5, -1);
+    launch(dim3(4, 3, 5), dim3(32), 0, LaunchOptions{seed}, block_arrival, &counter, order.data());
+    return order;
+  };
+  std::vector<int> identity(60);
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(run(0), identity);
+  const auto one = run(1), two = run(2);
+  EXPECT_EQ(one, run(1)) << "the same seed must give the same block order";
+  EXPECT_NE(one, identity);
+  EXPECT_NE(two, identity);
+  EXPECT_NE(one, two);
+  for (const auto& order : {one, two}) {
+    auto sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, identity) << "every block runs exactly once";
+  }
+  // A bijection of [0, n) for every grid size, the identity at seed 0.
+  for (std::uint64_t n : {1ull, 2ull, 3ull, 64ull, 97ull, 1000ull, 65536ull})
+    for (std::uint64_t seed : {0ull, 1ull, 2ull, 12345ull}) {
+      std::vector<char> seen(n, 0);
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint64_t b = kverify::emu::block_order(seed, n, i);
+        ASSERT_LT(b, n);
+        ASSERT_FALSE(seen[b]) << "block " << b << " twice (n " << n << ", seed " << seed << ")";
+        seen[b] = 1;
+        if (seed == 0) ASSERT_EQ(b, i);
+      }
+    }
+}
+
 // --- shuffles ----------------------------------------------------------------------------------------
 
 enum class Shfl { idx, up, down, xor_ };
@@ -267,7 +307,8 @@ TEST(EmuAtomics, ReadModifyWriteAcrossBlocksAndSchedules) {
     for (int t = 0; t < 512; ++t) want_max = std::max(want_max, (t * 37) % 1000);
     EXPECT_EQ(maximum, want_max);
     EXPECT_EQ(minimum, 500 - 511);
-    EXPECT_LT(winner, 128u) << "the first thread to run in block 0 wins the CAS";
+    const auto first_block = static_cast<unsigned>(kverify::emu::block_order(seed, 4, 0));
+    EXPECT_EQ(winner / 128, first_block) << "a thread of the block that runs first wins the CAS";
     EXPECT_EQ(exch, 7);
   }
 }

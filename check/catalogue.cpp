@@ -13,6 +13,7 @@
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
 #include "reference/baseline.hpp"
+#include "runtime/emu/race_detector.hpp"
 
 namespace kverify {
 
@@ -159,7 +160,8 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
   int passed = 0;
   for (const auto& r : report.boundary) passed += r.passed;
   for (const auto& r : report.properties) passed += r.ok && r.cases > 0;
-  std::printf("%d passed, %d failed (%.1f s)\n", passed, failed, report.seconds);
+  std::printf("%d passed, %d failed (%.1f s); emu race detector %s\n", passed, failed, report.seconds,
+              emu::race::status_text().c_str());
   if (failed > 0) return 1;
   if (write_error) return 2;  // an output that could not be written is never a pass
   const bool nothing_checked = report.boundary.empty() && report.properties.empty();

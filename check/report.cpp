@@ -2,6 +2,7 @@
 
 #include "core/json.hpp"
 #include "kernels/registry.hpp"
+#include "runtime/emu/race_detector.hpp"
 
 #include <array>
 #include <cstdio>
@@ -66,7 +67,7 @@ std::string CheckReport::json() const {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  Json j = {{"date", date}, {"seconds", json_number(seconds)}};
+  Json j = {{"date", date}, {"seconds", json_number(seconds)}, {"emu_race_detector", emu::race::status_text()}};
   Json& rows = j["boundary_cases"] = Json::array();
   for (const auto& r : boundary)
     rows.push_back({{"backend", r.backend},

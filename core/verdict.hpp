@@ -19,9 +19,9 @@ struct Mismatch {
 };
 
 // A guard that did not hold: canary overwritten, input modified, output unwritten, run-to-run
-// difference, or a launch/emulation error.
+// difference, a launch/emulation error, or a data race the emu detector saw.
 struct GuardViolation {
-  std::string guard;   // "canary", "input-modified", "unwritten", "nondeterministic", "launch"
+  std::string guard;   // "canary", "input-modified", "unwritten", "nondeterministic", "launch", "race"
   std::string tensor;  // may be empty for launch errors
   std::string detail;  // where and what
 };

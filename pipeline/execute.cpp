@@ -4,6 +4,8 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/emu/race_detector.hpp"
+
 #if KVERIFY_HAVE_CUDA
 #include <cuda_runtime.h>
 
@@ -60,10 +62,17 @@ LaunchRequest request_for(const Case& c, Backend backend) {
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
   LaunchRequest request = request_for(c, backend);
   if (backend == Backend::emu) {
-    // emu's device memory is the images themselves.
-    for (auto& image : images) request.tensors.push_back({image.element(0, 0), image.layout()});
+    // emu's device memory is the images themselves, watched by the race detector while they are.
+    std::vector<std::unique_ptr<emu::race::GlobalRegion>> watched;
+    for (auto& image : images) {
+      request.tensors.push_back({image.element(0, 0), image.layout()});
+      watched.push_back(
+          std::make_unique<emu::race::GlobalRegion>(image.data(), image.bytes(), "tensor " + image.name()));
+    }
     std::vector<unsigned char> workspace(variant.workspace_bytes ? variant.workspace_bytes(request) : 0, 0xff);
     request.workspace = workspace.empty() ? nullptr : workspace.data();
+    if (!workspace.empty())
+      watched.push_back(std::make_unique<emu::race::GlobalRegion>(workspace.data(), workspace.size(), "the workspace"));
     launch_on_emu(variant.launch_emu, request);
     return;
   }

@@ -17,6 +17,7 @@
 #include "pipeline/memory_plan.hpp"
 #include "reference/baseline.hpp"
 #include "reference/compare.hpp"
+#include "runtime/emu/race_detector.hpp"
 #include "runtime/emu/scheduler.hpp"
 
 namespace kverify {
@@ -92,6 +93,9 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
   parallel_for(n, per_tensor, [&](std::int64_t b, std::int64_t e) {
     for (auto t = b; t < e; ++t) before[t] = images[t].hash();
   });
+  // The emu race detector's reports of this run's launches (they complete: the other guards still hold
+  // or not).
+  emu::race::Collector races;
   try {
     execute(c.backend, v, c, images);
   } catch (const std::exception& e) {
@@ -109,6 +113,10 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
       after[t] = images[t].hash();
     }
   });
+  for (const std::string& report : races.reports()) {
+    if (verdict.reason.empty()) verdict.reason = std::string(run_name) + ": " + report;
+    verdict.guards.push_back({"race", "", std::string(run_name) + ": " + report});
+  }
   for (int t = 0; t < n; ++t) {
     for (const auto& where : damaged[t])
       verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
@@ -286,6 +294,10 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     verdict.checks_passed.back() += " (schedule=" + std::to_string(c.schedule) +
                                     " then schedule=" + std::to_string(run2.schedule) +
                                     ": other block and thread orders)";
+  if (c.backend == Backend::emu && !verdict.checks_passed.empty())
+    verdict.checks_passed.push_back(emu::race::enabled()
+                                        ? "no data race (emu race detector)"
+                                        : "data races not looked for: emu race detector " + emu::race::status_text());
   const bool fast_math_build = variant->cuda_flags.find("use_fast_math") != std::string_view::npos;
   if (verdict.outcome == Outcome::fail && fast_math_build && variant->policy != "fast_math")
     verdict.hint =

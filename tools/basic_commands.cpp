@@ -108,6 +108,8 @@ int help(const ParsedOptions& o) {
   return kPass;
 }
 
+constexpr Option kRunOptions[] = {kNoRaceDetector};
+
 constexpr Option kHelpOptions[] = {
     {"--markdown", "", ValueKind::flag, "the overview as the README's command list, or `help case` as its Case table"},
 };
@@ -122,7 +124,7 @@ const Command kRunCommand{
     "  kverify run 'op=softmax dtype=f32 shape=3x1000 backend=emu'\n"
     "Prints PASS/FAIL, the error statistics against the reference, the tolerance in force, the first\n"
     "mismatches, every violated guard, and the reproduce line. The Case fields: `kverify help case`.\n",
-    {},
+    kRunOptions,
     "0 pass, 1 the kernel failed, 2 bad input, 3 not run here (e.g. backend=cuda without a GPU)",
     &run_one};
 

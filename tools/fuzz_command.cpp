@@ -19,6 +19,7 @@ constexpr Option kFuzzOptions[] = {
      "where the Cases run (cuda: a build of the targets with the cuda backend)", "emu", "emu|cuda"},
     {"--work", "DIR", ValueKind::text, "working corpus, artifacts and logs", "build-fuzz/fuzz-work/<target>"},
     {"--keep", "DIR", ValueKind::text, "where a minimized finding is kept", "corpus/<target>/regressions"},
+    kNoRaceDetector,
 };
 
 int fuzz(const ParsedOptions& p) {
@@ -40,6 +41,7 @@ constexpr Option kReplayOptions[] = {
     {"--target", "T", ValueKind::text, "the target of every path (else each path's corpus/<target>/ folder names it)",
      "", "", 0, 0, &target_check},
     {"--backend", "emu|cuda", ValueKind::choice, "where the Cases run", "emu", "emu|cuda"},
+    kNoRaceDetector,
 };
 
 int replay(const ParsedOptions& p) {

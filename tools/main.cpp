@@ -1,11 +1,13 @@
 // The kverify command line: finds the command (tools/commands.cpp), parses its arguments against its
 // option table, runs it, and turns what happened into the exit code every command shares.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
+#include "runtime/emu/race_detector.hpp"
 #include "tools/command.hpp"
 
 int main(int argc, char** argv) {
@@ -32,7 +34,12 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    return c->run(parse(c->name, c->options, c->operands, rest));
+    const ParsedOptions options = parse(c->name, c->options, c->operands, rest);
+    if (options.has(kNoRaceDetector.name)) {
+      setenv("KVERIFY_EMU_RACE_DETECTOR", "off", 1);  // the children (check's isolation, fuzz jobs) too
+      kverify::emu::race::set_enabled(false);
+    }
+    return c->run(options);
   } catch (const kverify::InputError& e) {
     std::fprintf(stderr, "kverify %s: %s\n", std::string(c->name).c_str(), e.what());
     return kBadInput;

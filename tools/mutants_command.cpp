@@ -11,6 +11,7 @@ constexpr Option kOptions[] = {
     {"--budget", "N", ValueKind::whole, "cases per property", "30", "", 1, 100000},
     {"--fuzz-time", "S", ValueKind::whole, "seconds of short fuzz per mutant (0: none)", "10", "", 0, 3600},
     {"--out", "DIR", ValueKind::text, "where mutants.md and mutants.json go", "reports/<backend>/"},
+    kNoRaceDetector,
 };
 
 int mutants(const ParsedOptions& p) {

@@ -60,6 +60,13 @@ struct ParsedOptions {
   const std::vector<std::string>& all(std::string_view name) const;
 };
 
+// emu's race detector left out, for a speed run: in the tables of the commands that run emu Cases;
+// main.cpp applies it to this process and to the children it starts (KVERIFY_EMU_RACE_DETECTOR=off).
+inline constexpr Option kNoRaceDetector{
+    "--no-race-detector", "", ValueKind::flag,
+    "emu: run without the race detector (faster; every Verdict then says data races\n"
+    "were not looked for)"};
+
 // Parses `args` against the table; throws InputError (one line: the token and what is accepted).
 ParsedOptions parse(std::string_view command, std::span<const Option> options, const Operands& operands,
                     std::span<const std::string_view> args);

@@ -16,6 +16,7 @@ constexpr Option kOptions[] = {
     {"--out", "DIR", ValueKind::text, "where the files go",
      "reports/emu, or for cuda reports/h200 on an H200, else reports/<device name slug>"},
     {"--compare", "", ValueKind::flag, "per cell, what got more or less accurate from A.json to B.json (the operands)"},
+    kNoRaceDetector,
 };
 
 int report(const ParsedOptions& p) {

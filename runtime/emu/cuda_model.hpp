@@ -8,9 +8,11 @@
 // runtime calls are in vector_types.hpp, fp16.hpp, device_functions.hpp and runtime_api.hpp.
 //
 // Memory spaces:
-//  - __shared__ is `static`: one object per kernel for every thread of the running block (blocks
-//    run one at a time), and ASan sees overflows of static arrays (not of thread_local ones).
-//    Valid at namespace scope and in any function, kernel or __device__.
+//  - __shared__ in a function is, after the emu source rewrite, a slot of the static shared arena
+//    (static_shared below): one object per declaration for every thread of the running block
+//    (blocks run one at a time), where the race detector sees it, with an ASan-poisoned redzone
+//    after it. Where the rewrite does not reach (a macro, several declarators, namespace scope)
+//    __shared__ is `static`: ASan sees overflows of static arrays, the race detector does not.
 //  - __constant__ and __device__ are nothing: a namespace-scope `__device__ float g[16];` or
 //    `__constant__ float c[4];` is an ordinary global, writable by cudaMemcpyToSymbol and
 //    readable by kernels (emu does not refuse a kernel's write to __constant__; nvcc does).
@@ -23,6 +25,7 @@
 //    the launch's dynamic shared size. KV_DYNAMIC_SHARED(T, name) remains for kverify's kernels.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -37,6 +40,7 @@
 #include "builtins.hpp"
 #include "device_functions.hpp"
 #include "fp16.hpp"
+#include "race_detector.hpp"
 #include "runtime_api.hpp"
 #include "scheduler.hpp"
 #include "vector_types.hpp"
@@ -60,6 +64,15 @@ namespace kverify::emu {
 // The launch's dynamic shared memory (nullptr outside a launch).
 inline void* dynamic_shared_memory() { return detail::dynamic_shared; }
 inline std::size_t dynamic_shared_memory_bytes() { return detail::dynamic_shared_bytes; }
+
+// `__shared__ T name[N];` in a function, rewritten: this declaration's slot of the static shared
+// arena (one per declaration and template instance, as CUDA gives each kernel its own static shared
+// memory; the detector knows the address is shared). Zeroed once; no thread may rely on that.
+template <typename T, typename Declaration>
+T& static_shared(std::size_t alignment, const char* name, Declaration) {
+  static T* const slot = static_cast<T*>(race::carve_static_shared(sizeof(T), std::max(alignment, alignof(T)), name));
+  return *slot;
+}
 
 // `extern __shared__ T name[];` at namespace scope, rewritten: an object that reads as the
 // running launch's dynamic shared memory wherever `name` is used as an array or pointer.
@@ -108,7 +121,10 @@ inline int __syncthreads_or(int predicate, std::source_location site = std::sour
 inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location site = std::source_location::current()) {
   ::kverify::emu::detail::warp_collective(::kverify::emu::detail::Collective::syncwarp, mask, 0, 0, 32, site);
 }
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ::kverify::emu::race::fence();  // what this block wrote before may be read by other blocks
+}
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 [[noreturn]] inline void __trap(std::source_location site = std::source_location::current()) {
   ::kverify::emu::detail::trap(site);
@@ -145,26 +161,35 @@ inline int __all_sync(unsigned mask, int predicate, std::source_location site = 
 }
 
 // --- atomics (std::atomic_ref: real atomics, so TSan sees them as such) ------------------------
+// Each is one atomic access for the race detector (KV_EMU_ATOMIC_ACCESS), whatever loads and stores
+// std::atomic_ref makes of it.
+#define KV_EMU_ATOMIC_ACCESS(address) \
+  const ::kverify::emu::race::AtomicScope kv_atomic_scope(address, sizeof(*(address)))
 
 template <typename T>
 T atomicAdd(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return std::atomic_ref<T>(*address).fetch_add(value);
 }
 template <typename T>
 T atomicSub(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return std::atomic_ref<T>(*address).fetch_sub(value);
 }
 template <typename T>
 T atomicExch(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return std::atomic_ref<T>(*address).exchange(value);
 }
 template <typename T>
 T atomicCAS(T* address, T compare, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
   return compare;  // the old value, whether or not the swap happened
 }
 template <typename T>
 T atomicMax(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   std::atomic_ref<T> ref(*address);
   T old = ref.load();
   while (old < value && !ref.compare_exchange_weak(old, value)) {
@@ -173,6 +198,7 @@ T atomicMax(T* address, T value) {
 }
 template <typename T>
 T atomicMin(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   std::atomic_ref<T> ref(*address);
   T old = ref.load();
   while (value < old && !ref.compare_exchange_weak(old, value)) {
@@ -181,18 +207,22 @@ T atomicMin(T* address, T value) {
 }
 template <typename T>
 T atomicAnd(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return std::atomic_ref<T>(*address).fetch_and(value);
 }
 template <typename T>
 T atomicOr(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return std::atomic_ref<T>(*address).fetch_or(value);
 }
 template <typename T>
 T atomicXor(T* address, T value) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return std::atomic_ref<T>(*address).fetch_xor(value);
 }
 // ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1).
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
+  KV_EMU_ATOMIC_ACCESS(address);
   std::atomic_ref<unsigned int> ref(*address);
   unsigned int old = ref.load();
   while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1u)) {
@@ -200,6 +230,7 @@ inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
   return old;
 }
 inline unsigned int atomicDec(unsigned int* address, unsigned int limit) {
+  KV_EMU_ATOMIC_ACCESS(address);
   std::atomic_ref<unsigned int> ref(*address);
   unsigned int old = ref.load();
   while (!ref.compare_exchange_weak(old, (old == 0u || old > limit) ? limit : old - 1u)) {
@@ -212,6 +243,7 @@ namespace kverify::emu::detail {
 // fetch_add for (16-bit floats and their pairs): a compare-exchange loop on the whole value.
 template <typename T, typename F>
 T atomic_update(T* address, F f) {
+  KV_EMU_ATOMIC_ACCESS(address);
   std::atomic_ref<T> ref(*address);
   T old = ref.load();
   while (!ref.compare_exchange_weak(old, f(old))) {
@@ -235,9 +267,11 @@ inline __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 v) {
 }
 // sm_90's vector atomicAdd: each element is one atomic addition.
 inline float2 atomicAdd(float2* address, float2 v) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return float2{atomicAdd(&address->x, v.x), atomicAdd(&address->y, v.y)};
 }
 inline float4 atomicAdd(float4* address, float4 v) {
+  KV_EMU_ATOMIC_ACCESS(address);
   return float4{atomicAdd(&address->x, v.x), atomicAdd(&address->y, v.y), atomicAdd(&address->z, v.z),
                 atomicAdd(&address->w, v.w)};
 }

@@ -123,6 +123,26 @@ std::string type_of_specs(std::string_view src, const std::vector<Token>& t, std
   return out;
 }
 
+// The alignment SPECS ask for (__align__(n), alignas(n), __attribute__((aligned(n)))), as an
+// expression, or 0.
+std::string alignment_of_specs(std::string_view src, const std::vector<Token>& t, std::size_t first, std::size_t last) {
+  for (std::size_t k = first; k + 2 < last; ++k) {
+    const std::string_view w = text(src, t[k]);
+    const bool direct = w == "__align__" || w == "alignas";
+    if (!direct && w != "aligned") continue;
+    if (text(src, t[k + 1]) != "(") continue;
+    int depth = 0;
+    std::size_t close = k + 1;
+    for (; close < last; ++close) {
+      if (text(src, t[close]) == "(") ++depth;
+      if (text(src, t[close]) == ")" && --depth == 0) break;
+    }
+    if (close >= last || close == k + 2) continue;
+    return "(" + std::string(src.substr(t[k + 2].begin, t[close].begin - t[k + 2].begin)) + ")";
+  }
+  return "0";
+}
+
 }  // namespace
 
 std::string rewrite_shared_declarations(std::string_view src) {
@@ -171,6 +191,40 @@ std::string rewrite_shared_declarations(std::string_view src) {
     }
     if (w == "static" && k + 1 < t.size() && text(src, t[k + 1]) == "__shared__") {
       replace(t[k].begin, t[k + 1].begin, "");
+      continue;
+    }
+    if (w == "__shared__" && (k == 0 || text(src, t[k - 1]) != "extern") && !at_namespace_scope()) {
+      // __shared__ SPECS NAME DIMS ;   (one declarator, no initializer)
+      std::size_t semi = k + 1;
+      int depth = 0, angle = 0;
+      bool several = false, initialized = false;
+      std::size_t bracket = 0;  // the first '[' at depth 0, if any
+      while (semi < t.size()) {
+        const std::string_view p = text(src, t[semi]);
+        if (p == "(" || p == "[") {
+          if (p == "[" && depth == 0 && bracket == 0) bracket = semi;
+          ++depth;
+        }
+        if (p == ")" || p == "]") --depth;
+        if (depth == 0 && bracket == 0 && p == "<") ++angle;
+        if (depth == 0 && bracket == 0 && p == ">" && angle > 0) --angle;
+        if (p == "," && depth == 0 && angle == 0) several = true;
+        if (p == "=" && depth == 0) initialized = true;
+        if ((p == ";" || p == "{" || p == "}") && depth == 0) break;
+        ++semi;
+      }
+      const std::size_t name = (bracket ? bracket : semi) - 1;
+      if (semi >= t.size() || text(src, t[semi]) != ";" || several || initialized || name <= k + 1 ||
+          t[name].kind != Token::ident)
+        continue;
+      const std::string type = type_of_specs(src, t, k + 1, name);
+      const std::string dims(bracket ? src.substr(t[bracket].begin, t[semi].begin - t[bracket].begin)
+                                     : std::string_view{});
+      const std::string name_text(text(src, t[name]));
+      replace(t[k].begin, t[semi].end,
+              "auto& " + name_text + " = ::kverify::emu::static_shared<" + type + dims + ">(" +
+                  alignment_of_specs(src, t, k + 1, name) + ", \"" + name_text + "\", [] {});");
+      k = semi;
       continue;
     }
     if (w != "extern" || k + 1 >= t.size() || text(src, t[k + 1]) != "__shared__") continue;

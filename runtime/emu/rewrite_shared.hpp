@@ -5,13 +5,17 @@
 //       SPECS (*const NAME)DIMS = reinterpret_cast<decltype(NAME)>(::kverify::emu::dynamic_shared_memory());
 //   extern __shared__ SPECS NAME[]DIMS;   at namespace scope  ->
 //       inline ::kverify::emu::ExternShared<SPECS' DIMS> NAME;   (SPECS' without alignment attributes)
-//   static __shared__                     ->  __shared__   (which is `static` already)
+//   __shared__ SPECS NAME DIMS;           in a function  ->
+//       auto& NAME = ::kverify::emu::static_shared<SPECS' DIMS>(alignment, "NAME", [] {});
+//   static __shared__                     ->  __shared__   (then as above, or `static` where left)
 //
 // So every `extern __shared__` array of a kernel is the launch's one dynamic shared block, as in
-// CUDA. Everything else is copied unchanged, comments, strings and preprocessor lines included,
-// and every line keeps its number (barrier sites are reported by line). A declaration the rewrite
-// does not understand (several declarators, no `[]`) is left as written, and the compiler then
-// reports it.
+// CUDA, and every static one a slot of emu's static shared arena, where the race detector sees it
+// (the unique lambda type gives each declaration, in each template instance, its own slot).
+// Everything else is copied unchanged, comments, strings and preprocessor lines included, and every
+// line keeps its number (barrier sites are reported by line). A declaration the rewrite does not
+// understand (several declarators, no `[]` after extern) is left as written: the compiler then
+// reports an extern one, and a plain one stays `static`.
 //
 // The `<<<>>>` launch rewrite runs over the same files; an integrator may call this function
 // from it or chain the tool kv_emu_rewrite_shared. Headers a .cu file includes need the rewrite

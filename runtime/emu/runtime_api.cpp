@@ -1,5 +1,7 @@
 #include "runtime/emu/runtime_api.hpp"
 
+#include "runtime/emu/race_detector.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -594,11 +596,15 @@ cudaError_t cudaMalloc(void** ptr, size_t size) {
   void* p = ::operator new(size, std::align_val_t(256), std::nothrow);
   if (!p) return record(cudaErrorMemoryAllocation);
   *ptr = p;
+  kverify::emu::race::add_global_region(p, size, "a cudaMalloc'd buffer of " + std::to_string(size) + " bytes");
   return cudaSuccess;
 }
 cudaError_t cudaMallocHost(void** ptr, size_t size) { return cudaMalloc(ptr, size); }
 cudaError_t cudaFree(void* ptr) {
-  if (ptr) ::operator delete(ptr, std::align_val_t(256));
+  if (ptr) {
+    kverify::emu::race::remove_global_region(ptr);
+    ::operator delete(ptr, std::align_val_t(256));
+  }
   return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }

@@ -1,6 +1,7 @@
 #include "runtime/emu/scheduler.hpp"
 
 #include "runtime/emu/builtins.hpp"
+#include "runtime/emu/race_detector.hpp"
 
 #include <sys/mman.h>
 
@@ -64,6 +65,8 @@ std::string_view name(LaunchError::Kind kind) {
       return "trap";
     case LaunchError::Kind::kernel_exception:
       return "exception in kernel";
+    case LaunchError::Kind::race:
+      return "race";
   }
   return "?";
 }
@@ -272,6 +275,7 @@ struct BlockRun {
     Fiber& f = fibers[i];
     running = i;
     threadIdx = uint3{f.state.thread_idx.x, f.state.thread_idx.y, f.state.thread_idx.z};
+    race::run_thread(f.linear);
     ++*switches;
 #if KV_EMU_ASAN
     __sanitizer_start_switch_fiber(&scheduler_fake_stack, stack_pool().bottom(f.linear), kStackBytes);
@@ -387,6 +391,7 @@ struct BlockRun {
     released_true = barrier_true;
     barrier_arrived = 0;
     barrier_true = 0;
+    race::barrier_released();
     for (std::size_t i = 0; i < fibers.size(); ++i)
       if (fibers[i].fiber_state == FiberState::at_barrier) make_ready(static_cast<int>(i));
   }
@@ -463,6 +468,7 @@ struct BlockRun {
       }
     }
     const unsigned arrived = w.arrived;
+    race::warp_synchronised(warp, arrived);
     r.active &= ~(1u << group);
     w.arrived = 0;
     for (int lane = 0; lane < 32; ++lane)
@@ -701,8 +707,10 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   run.scheduler_tsan_fiber = __tsan_get_current_fiber();
 #endif
   active_block = &run;
+  race::begin_launch({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}}, shared.get(), dynamic_shared_bytes);
   struct Reset {
     ~Reset() {
+      race::end_launch();
       active_block = nullptr;
       detail::dynamic_shared = nullptr;
       detail::dynamic_shared_bytes = 0;
@@ -710,6 +718,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   } reset;
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  std::optional<std::string> race_report;  // the first block's with a finding
   for (std::uint64_t i = 0; i < blocks; ++i) {
     const std::uint64_t block_linear = block_order(options.schedule_seed, blocks, i);
     const auto bx = static_cast<unsigned>(block_linear % grid.x);
@@ -726,6 +735,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     for (auto& w : run.warps) w.active = 0;  // the rest is written before it is read
     run.reset_warps();
     run.live = static_cast<int>(threads);
+    race::begin_block(block_linear, static_cast<int>(threads));
     run.rng = options.schedule_seed == 0
                   ? 0
                   : (options.schedule_seed * 0x9e3779b97f4a7c15ull) ^ (block_linear * 0xbf58476d1ce4e5b9ull) ^ 1u;
@@ -767,6 +777,11 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
       pool.mark_all_used();  // frames unwound by exceptions: unpoison whole stacks next time
 #endif
     }
+    if (auto race = race::end_block(); race && !race_report) {
+      race_report = "race: " + *race;
+      if (blocks > 1)
+        *race_report += " (block " + std::to_string(i + 1) + " of the " + std::to_string(blocks) + " run)";
+    }
 #if defined(KVERIFY_EMU_TSAN)
     __tsan_acquire(&run.tsan_block_end);
     for (auto& f : run.fibers) __tsan_destroy_fiber(f.tsan_fiber);
@@ -775,6 +790,12 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     ++stats.blocks;
     progress.blocks_done.fetch_add(1, std::memory_order_relaxed);
     if (run.error) throw *run.error;
+  }
+  if (race_report) {
+    if (race::Collector* c = race::collector())
+      c->add(*race_report);
+    else
+      throw LaunchError(LaunchError::Kind::race, *race_report);
   }
   return stats;
 }

@@ -7,7 +7,8 @@
 // collective; the order in which ready fibers run is the schedule seed too (0 = thread order).
 // The scheduler detects a barrier reached from different call sites, warp collectives whose lanes
 // disagree or read a lane that did not take part, and deadlock (every live fiber waiting), and
-// reports each as an emu::LaunchError naming block, thread and site.
+// reports each as an emu::LaunchError naming block, thread and site; the race detector
+// (race_detector.hpp) learns from it which thread runs and where barriers and collectives order them.
 // Fiber switches carry AddressSanitizer and ThreadSanitizer fiber annotations.
 #pragma once
 
@@ -36,7 +37,7 @@ struct LaunchStats {
 
 class LaunchError : public std::runtime_error {
  public:
-  enum class Kind { bad_launch, divergent_barrier, bad_warp_collective, deadlock, trap, kernel_exception };
+  enum class Kind { bad_launch, divergent_barrier, bad_warp_collective, deadlock, trap, kernel_exception, race };
   LaunchError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 

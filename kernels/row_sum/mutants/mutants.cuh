@@ -9,6 +9,12 @@
 // mutant_refuses_every_case's launcher throws: it tests that a check never passes what did not run.
 // mutant_atomic_combine is order-dependent: emu kills it by running a Case's two guarded runs in
 // two block orders (pipeline/run_case.hpp: second_run_of).
+// The hazards of emu's race detector (runtime/emu/race_detector.hpp), one mutant each:
+//   mutant_reused_partials         shared partials reused for the next row with no barrier (intra-block)
+//   mutant_warp_without_syncwarp   a warp's tree reduction in shared memory without __syncwarp (intra-warp)
+//   mutant_unfenced_last_block     the last block combines the others' partials, no __threadfence
+//                                  before the ticket (cross-block; emu's serial blocks get the values right)
+//   mutant_uninit_shared           a block sums partials that threads past the row never wrote
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include <cstddef>
@@ -123,6 +129,85 @@ __global__ void row_sum_store(RowSumArgs<T> a, const float* acc) {
   if (i < a.rows) a.y[i * a.y_row_stride] = kv::from_f32<T>(acc[i]);
 }
 
+// A block per two rows (its grid is half the rows): the partials of the first row are still being
+// read by thread 0 when the other threads, past the one barrier, write the second row's.
+template <typename T>
+__global__ void __launch_bounds__(128) row_sum_reused_partials(RowSumArgs<T> a) {
+  __shared__ float partial[128];
+  for (long long row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    float sum = 0.0f;
+    for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
+      sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      float total = 0.0f;
+      for (unsigned t = 0; t < blockDim.x; ++t) total += partial[t];
+      a.y[row * a.y_row_stride] = kv::from_f32<T>(total);
+    }
+    // BUG: no __syncthreads here before the next row overwrites partial[]
+  }
+}
+
+// A warp per row whose lanes halve their sums through shared memory, warp-synchronously as pre-Volta
+// code did: without __syncwarp, lanes of a warp may run apart.
+template <typename T>
+__global__ void __launch_bounds__(256) row_sum_warp_without_syncwarp(RowSumArgs<T> a) {
+  __shared__ float partial[256];
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const unsigned lane = threadIdx.x % 32;
+  volatile float* s = partial + threadIdx.x / 32 * 32;
+  float sum = 0.0f;
+  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  s[lane] = sum;
+  for (unsigned half = 16; half > 0; half /= 2)
+    if (lane < half) s[lane] = s[lane] + s[lane + half];  // BUG: no __syncwarp between the steps
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(s[0]);
+}
+
+// Four blocks per row each sum a quarter of it into device scratch; the block that takes the last
+// ticket adds the four partials in a fixed order. Without a __threadfence between the partial's store
+// and the ticket, the last block may read a partial that is not visible yet.
+template <typename T>
+__global__ void row_sum_quarters(RowSumArgs<T> a, float* partial, unsigned* ticket) {
+  const long long row = blockIdx.y, quarter = (a.cols + 3) / 4, c0 = blockIdx.x * quarter;
+  float sum = 0.0f;
+  for (long long c = c0 + threadIdx.x; c < a.cols && c < c0 + quarter; c += 32)
+    sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (threadIdx.x != 0) return;
+  partial[row * 4 + blockIdx.x] = sum;
+  // BUG: no __threadfence() here
+  if (atomicAdd(&ticket[row], 1u) != 3) return;
+  a.y[row * a.y_row_stride] =
+      kv::from_f32<T>(((partial[row * 4] + partial[row * 4 + 1]) + partial[row * 4 + 2]) + partial[row * 4 + 3]);
+}
+template <typename T>
+__global__ void row_sum_clear_tickets(RowSumArgs<T> a, unsigned* ticket) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < a.rows) ticket[i] = 0;
+}
+
+// A block per row, a partial per thread; threads past the row's columns leave before they write
+// theirs, and thread 0 sums all 256.
+template <typename T>
+__global__ void __launch_bounds__(256) row_sum_uninit_shared(RowSumArgs<T> a) {
+  __shared__ float partial[256];
+  const long long row = blockIdx.x;
+  if (threadIdx.x >= a.cols) return;  // BUG: their partial stays unwritten
+  float sum = 0.0f;
+  for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
+    sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float total = 0.0f;
+    for (unsigned t = 0; t < blockDim.x; ++t) total += partial[t];
+    a.y[row * a.y_row_stride] = kv::from_f32<T>(total);
+  }
+}
+
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
 
@@ -179,6 +264,44 @@ void atomic_combine(const LaunchRequest& r) {
     mutants::row_sum_atomic_partials<T><<<grid, 32, 0, launch_stream(r)>>>(a, acc);
     mutants::row_sum_store<T><<<row_blocks, 256, 0, launch_stream(r)>>>(a, acc);
     check_launch("mutants::row_sum_atomic_partials<T>");
+  });
+}
+
+void reused_partials(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    const dim3 grid(static_cast<unsigned>((a.rows + 1) / 2));
+    mutants::row_sum_reused_partials<T><<<grid, dim3(128), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_reused_partials<T>");
+  });
+}
+
+void warp_without_syncwarp(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    mutants::row_sum_warp_without_syncwarp<T><<<warp_per_row_grid(a.rows), dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_warp_without_syncwarp<T>");
+  });
+}
+
+void unfenced_last_block(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    auto* partial = static_cast<float*>(r.workspace);
+    auto* ticket = reinterpret_cast<unsigned*>(partial + a.rows * 4);
+    mutants::row_sum_clear_tickets<T>
+        <<<static_cast<unsigned>((a.rows + 255) / 256), 256, 0, launch_stream(r)>>>(a, ticket);
+    mutants::row_sum_quarters<T>
+        <<<dim3(4, static_cast<unsigned>(a.rows)), 32, 0, launch_stream(r)>>>(a, partial, ticket);
+    check_launch("mutants::row_sum_quarters<T>");
+  });
+}
+
+void uninit_shared(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    mutants::row_sum_uninit_shared<T><<<dim3(static_cast<unsigned>(a.rows)), dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_uninit_shared<T>");
   });
 }
 

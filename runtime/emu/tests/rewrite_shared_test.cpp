@@ -33,8 +33,19 @@ const Row kRows[] = {
      "namespace a::b { inline ::kverify::emu::ExternShared<double> d; }"},
     {"namespace { extern \"C\" { extern __shared__ int x[]; } }",
      "namespace { extern \"C\" { inline ::kverify::emu::ExternShared<int> x; } }"},
-    // static __shared__ is __shared__ (which is static on emu).
-    {"void f() { static __shared__ float s[32]; }", "void f() { __shared__ float s[32]; }"},
+    // __shared__ in a function: its own slot of the static shared arena (static __shared__ alike).
+    {"void f() { static __shared__ float s[32]; }",
+     "void f() { auto& s = ::kverify::emu::static_shared<float[32]>(0, \"s\", [] {}); }"},
+    {"__global__ void k() { __shared__ __align__(16) float tile[64][65]; }",
+     "__global__ void k() { auto& tile = ::kverify::emu::static_shared<float[64][65]>((16), \"tile\", [] {}); }"},
+    {"void f() { __shared__ typename cub::BlockReduce<float, 256>::TempStorage temp; }",
+     "void f() { auto& temp = ::kverify::emu::static_shared<typename cub :: BlockReduce < float , 256 > :: "
+     "TempStorage>(0, \"temp\", [] {}); }"},
+    {"void f() {\n  __shared__ float\n    total;\n}",
+     "void f() {\n  auto& total = ::kverify::emu::static_shared<float>(0, \"total\", [] {});\n\n}"},
+    // Left `static` (emu's macro): namespace scope, several declarators, an initializer.
+    {"__shared__ float g[8];", "__shared__ float g[8];"},
+    {"void f() { __shared__ float a[4], b[4]; }", "void f() { __shared__ float a[4], b[4]; }"},
     // Lines keep their numbers when a declaration spans several.
     {"void f() { extern __shared__\n  float b[]; }\nint line3;",
      "void f() { float (*const b) = reinterpret_cast<decltype(b)>(::kverify::emu::dynamic_shared_memory());\n }\nint "
@@ -43,8 +54,8 @@ const Row kRows[] = {
     // the rewrite does not understand (left for the compiler to report).
     {"// extern __shared__ float c[];\n/* extern __shared__ float d[]; */ const char* s = \"extern __shared__ x[];\";",
      "// extern __shared__ float c[];\n/* extern __shared__ float d[]; */ const char* s = \"extern __shared__ x[];\";"},
-    {"#define DECL extern __shared__ float m[];\nvoid f() { __shared__ int t[4]; extern int e; }",
-     "#define DECL extern __shared__ float m[];\nvoid f() { __shared__ int t[4]; extern int e; }"},
+    {"#define DECL extern __shared__ float m[];\nvoid f() { extern int e; }",
+     "#define DECL extern __shared__ float m[];\nvoid f() { extern int e; }"},
     {"void f() { extern __shared__ float a[], b[]; }", "void f() { extern __shared__ float a[], b[]; }"},
     {"void f() { extern __shared__ float n[8]; }", "void f() { extern __shared__ float n[8]; }"},
 };

@@ -1,5 +1,6 @@
 #include "check/catalogue.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -160,8 +161,10 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
   int passed = 0;
   for (const auto& r : report.boundary) passed += r.passed;
   for (const auto& r : report.properties) passed += r.ok && r.cases > 0;
-  std::printf("%d passed, %d failed (%.1f s); emu race detector %s\n", passed, failed, report.seconds,
-              emu::race::status_text().c_str());
+  const bool emu_ran = options.backends.empty() || std::find(options.backends.begin(), options.backends.end(),
+                                                             Backend::emu) != options.backends.end();
+  std::printf("%d passed, %d failed (%.1f s)%s\n", passed, failed, report.seconds,
+              emu_ran ? ("; emu race detector " + emu::race::status_text()).c_str() : "");
   if (failed > 0) return 1;
   if (write_error) return 2;  // an output that could not be written is never a pass
   const bool nothing_checked = report.boundary.empty() && report.properties.empty();

@@ -243,7 +243,7 @@ int run_fuzz(const FuzzArgs& a) {
   }
   std::printf("  input: %s (%s: %ju -> %ju bytes; found as %s)\n", kept.c_str(), minimized.c_str(),
               static_cast<std::uintmax_t>(found_size), static_cast<std::uintmax_t>(kept_size), found.c_str());
-  std::printf("  replay: ./kverify replay %s\n", kept.c_str());
+  std::printf("  replay: ./kverify replay %s --target %s\n", kept.c_str(), a.target.c_str());
   static_cast<void>(m);
   return 1;
 }

@@ -1,20 +1,18 @@
 #include "runtime/emu/race_detector.hpp"
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include <dlfcn.h>
-
-#include <cstdio>
 
 #if defined(__SANITIZE_ADDRESS__) || defined(KVERIFY_EMU_ASAN_RUNTIME)
 #define KV_RACE_ASAN 1
@@ -31,7 +29,7 @@ namespace kverify::emu::race {
 namespace {
 
 constexpr std::uint16_t kMany = 0xffff;
-constexpr std::size_t kGranule = 4;  // bytes per shadow cell; a cell keeps a byte mask
+constexpr std::size_t kGranule = 8;  // bytes per shadow cell (its masks name the bytes)
 
 // One recorded access to a granule. The pc is an offset from this file's code (kernels are linked
 // into the same program), so that a side fits in 24 bytes.
@@ -74,6 +72,7 @@ class Shadow {
     if (data_) munmap(data_, cells_ * sizeof(Cell));
   }
   Cell* data() const { return data_; }
+  std::size_t cells() const { return cells_; }
   void clear() {
     if (data_) madvise(data_, cells_ * sizeof(Cell), MADV_DONTNEED);
   }
@@ -128,14 +127,43 @@ std::atomic<std::uintptr_t> arena_begin{0}, arena_end{0};
 
 // --- registered device memory --------------------------------------------------------------------
 
+// A region's shadow lives as long as the region (a Case's two runs and a launcher's several launches
+// share it): older launches' records carry older stamps, so nothing needs clearing between launches.
 struct Registered {
   std::uintptr_t begin, end;
   std::string name;
+  std::shared_ptr<Shadow> shadow;
 };
 std::mutex regions_mutex;
 std::vector<Registered>& registered() {
   static std::vector<Registered> r;
   return r;
+}
+
+// Shadows of regions that were removed, for the next ones (their pages are already mapped: faulting
+// fresh pages in was a third of the detector's cost). Stale records carry older stamps than any
+// later launch's, so a reused shadow needs no clearing. Under regions_mutex.
+constexpr std::size_t kPoolBytes = 256u << 20;
+std::vector<std::shared_ptr<Shadow>>& shadow_pool() {
+  static std::vector<std::shared_ptr<Shadow>> pool;
+  return pool;
+}
+std::shared_ptr<Shadow> pooled_shadow(std::size_t cells) {
+  auto& pool = shadow_pool();
+  for (auto it = pool.begin(); it != pool.end(); ++it)
+    if ((*it)->cells() >= cells && (*it)->cells() <= 2 * cells + 4096) {
+      auto s = std::move(*it);
+      pool.erase(it);
+      return s;
+    }
+  return std::make_shared<Shadow>(cells);
+}
+void return_shadow(std::shared_ptr<Shadow> s) {
+  if (!s) return;
+  auto& pool = shadow_pool();
+  std::size_t bytes = s->cells() * sizeof(Cell);
+  for (const auto& p : pool) bytes += p->cells() * sizeof(Cell);
+  if (bytes <= kPoolBytes) pool.push_back(std::move(s));
 }
 
 // --- the state of the launch running on this OS thread -------------------------------------------
@@ -164,8 +192,9 @@ struct Launch {
   std::vector<std::uint32_t> sync;                               // per thread of the block
   std::vector<std::uint32_t> warp_count;                         // per warp
   std::vector<std::string> names;                                // the global regions' names (stable)
-  std::vector<Shadow> shadows;
-  std::vector<Region> regions;  // [0] static shared, [1] dynamic shared, then device memory
+  Shadow dynamic_shadow;
+  std::vector<std::shared_ptr<Shadow>> shadows;  // the device memory's, held for the launch
+  std::vector<Region> regions;                   // [0] static shared, [1] dynamic shared, then device memory
   // The block's first finding of each kind; the report takes the widest (a race between blocks, then
   // warps, then lanes of a warp, then an uninitialized read, which is often one half of a race that
   // names both sides), so that its advice (__threadfence, __syncthreads, __syncwarp) is the one needed.
@@ -179,7 +208,9 @@ constinit thread_local int t_thread = -1;
 constinit thread_local int t_atomic = 0;
 constinit thread_local std::uintptr_t t_atomic_begin = 0, t_atomic_end = 0;
 
-std::uint32_t g_stamp = 0;  // process-wide: the static arena's shadow outlives launches
+// Process-wide (the static arena's and the regions' shadows outlive launches; launches may run on
+// several OS threads at once).
+std::atomic<std::uint32_t> g_stamp{0};
 
 std::atomic<int> enabled_state{-1};  // -1: not read yet
 
@@ -193,7 +224,22 @@ const void* pc_of(std::int32_t offset) {
 
 // file:line of a code address, from its debug information through binutils' addr2line (only when
 // a race is reported). Of the inlined frames, the innermost one outside the system's headers.
+std::string symbolize(std::int32_t offset);
+// Cached per code address: a property's shrinking reports the same accesses many times, and each
+// addr2line call reads the program's debug information anew.
 std::string where_text(std::int32_t offset) {
+  static std::mutex m;
+  static std::unordered_map<std::int32_t, std::string> known;
+  {
+    std::lock_guard lock(m);
+    if (const auto it = known.find(offset); it != known.end()) return it->second;
+  }
+  std::string text = symbolize(offset);
+  std::lock_guard lock(m);
+  return known.emplace(offset, std::move(text)).first->second;
+}
+
+std::string symbolize(std::int32_t offset) {
   const void* pc = pc_of(offset);
   Dl_info info{};
   if (!pc || dladdr(pc, &info) == 0 || !info.dli_fname) return "an unknown place";
@@ -391,7 +437,7 @@ void add_global_region(const void* base, std::size_t bytes, std::string name) {
   if (!base || bytes == 0) return;
   const auto b = reinterpret_cast<std::uintptr_t>(base);
   std::lock_guard lock(regions_mutex);
-  registered().push_back({b, b + bytes, std::move(name)});
+  registered().push_back({b, b + bytes, std::move(name), nullptr});
 }
 void remove_global_region(const void* base) {
   const auto b = reinterpret_cast<std::uintptr_t>(base);
@@ -399,6 +445,8 @@ void remove_global_region(const void* base) {
   auto& r = registered();
   for (auto it = r.end(); it != r.begin();)
     if ((--it)->begin == b) {
+      // A launch still running holds its own reference: the pool gets the shadow once no one does.
+      if (it->shadow.use_count() == 1) return_shadow(std::move(it->shadow));
       r.erase(it);
       return;
     }
@@ -430,28 +478,32 @@ void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared,
   if (!enabled()) return;
   auto* l = new Launch;
   l->shape = shape;
-  if (g_stamp > 0xf0000000u) {  // the counter would wrap: start the arena's shadow afresh
+  if (g_stamp.load() > 0xf0000000u) {  // the counter would wrap: start every shadow afresh
     g_stamp = 0;
     arena().shadow.clear();
+    std::lock_guard lock(regions_mutex);
+    for (Registered& r : registered()) r.shadow.reset();
+    shadow_pool().clear();
   }
-  l->launch_first = g_stamp + 1;
+  l->launch_first = g_stamp.load() + 1;
   Arena& a = arena();
   l->regions.push_back({reinterpret_cast<std::uintptr_t>(a.base),
                         reinterpret_cast<std::uintptr_t>(a.base) + kArenaBytes, Space::static_shared, a.shadow.data(),
                         nullptr});
   const auto dyn = reinterpret_cast<std::uintptr_t>(dynamic_shared) / kGranule * kGranule;
-  l->shadows.emplace_back((reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes - dyn) / kGranule + 1);
+  l->dynamic_shadow = Shadow((reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes - dyn) / kGranule + 1);
   l->regions.push_back({dyn, reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes, Space::dynamic_shared,
-                        l->shadows.back().data(), &l->dynamic_name});
+                        l->dynamic_shadow.data(), &l->dynamic_name});
   {
     std::lock_guard lock(regions_mutex);
     l->names.reserve(registered().size());
     for (const Registered& r : registered()) l->names.push_back(r.name);
     std::size_t i = 0;
-    for (const Registered& r : registered()) {
+    for (Registered& r : registered()) {
       const std::uintptr_t begin = r.begin / kGranule * kGranule;
-      l->shadows.emplace_back((r.end - begin) / kGranule + 1);
-      l->regions.push_back({begin, r.end, Space::global, l->shadows.back().data(), &l->names[i++]});
+      if (!r.shadow) r.shadow = pooled_shadow((r.end - begin) / kGranule + 1);
+      l->shadows.push_back(r.shadow);
+      l->regions.push_back({begin, r.end, Space::global, r.shadow->data(), &l->names[i++]});
     }
   }
   t_launch = l;

@@ -652,18 +652,22 @@ LaunchProgress& launch_progress() {
   return progress;
 }
 
-std::uint64_t block_order(std::uint64_t schedule_seed, std::uint64_t blocks, std::uint64_t i) {
-  if (schedule_seed == 0 || blocks < 2) return i;
+BlockOrder::BlockOrder(std::uint64_t schedule_seed, std::uint64_t blocks)
+    : blocks_(blocks), identity_(schedule_seed == 0 || blocks < 2), reversed_(schedule_seed % 2 == 1) {
+  if (identity_) return;
   std::uint64_t h = schedule_seed * 0xd1b54a32d192ed03ull;
   h ^= h >> 29;
-  std::uint64_t a = (h % blocks) | 1;
-  while (std::gcd(a, blocks) != 1) a += 2;  // odd a coprime to blocks: a few steps at most
-  a %= blocks;
-  if (a == 0) a = 1;
-  const std::uint64_t b = (h >> 17) % blocks;
-  const std::uint64_t j = schedule_seed % 2 == 1 ? blocks - 1 - i : i;
+  a_ = (h % blocks) | 1;
+  while (std::gcd(a_, blocks) != 1) a_ += 2;  // odd and coprime to blocks (so never a multiple of it)
+  a_ %= blocks;
+  b_ = (h >> 17) % blocks;
+}
+
+std::uint64_t BlockOrder::operator()(std::uint64_t i) const {
+  if (identity_) return i;
+  const std::uint64_t j = reversed_ ? blocks_ - 1 - i : i;
   // (a j + b) mod blocks without overflow: blocks < 2^63 and a, j < blocks.
-  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * j + b) % blocks);
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a_) * j + b_) % blocks_);
 }
 
 LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes, const LaunchOptions& options,
@@ -707,7 +711,6 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   run.scheduler_tsan_fiber = __tsan_get_current_fiber();
 #endif
   active_block = &run;
-  race::begin_launch({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}}, shared.get(), dynamic_shared_bytes);
   struct Reset {
     ~Reset() {
       race::end_launch();
@@ -716,11 +719,13 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
       detail::dynamic_shared_bytes = 0;
     }
   } reset;
+  race::begin_launch({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}}, shared.get(), dynamic_shared_bytes);
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   std::optional<std::string> race_report;  // the first block's with a finding
+  const BlockOrder order(options.schedule_seed, blocks);
   for (std::uint64_t i = 0; i < blocks; ++i) {
-    const std::uint64_t block_linear = block_order(options.schedule_seed, blocks, i);
+    const std::uint64_t block_linear = order(i);
     const auto bx = static_cast<unsigned>(block_linear % grid.x);
     const auto by = static_cast<unsigned>(block_linear / grid.x % grid.y);
     const auto bz = static_cast<unsigned>(block_linear / (std::uint64_t{grid.x} * grid.y));

@@ -51,7 +51,18 @@ using KernelThunk = void (*)(void* context);
 // The i-th block to run, of `blocks`, under this schedule seed: a bijection of [0, blocks), the
 // identity for seed 0, else i -> (a i + b) mod blocks with a coprime to blocks, then reversed for
 // odd seeds (so neighbouring blocks run far apart and either one may run first).
-std::uint64_t block_order(std::uint64_t schedule_seed, std::uint64_t blocks, std::uint64_t i);
+class BlockOrder {
+ public:
+  BlockOrder(std::uint64_t schedule_seed, std::uint64_t blocks);
+  std::uint64_t operator()(std::uint64_t i) const;  // i in [0, blocks)
+
+ private:
+  std::uint64_t blocks_, a_ = 1, b_ = 0;
+  bool identity_, reversed_;
+};
+inline std::uint64_t block_order(std::uint64_t schedule_seed, std::uint64_t blocks, std::uint64_t i) {
+  return BlockOrder(schedule_seed, blocks)(i);
+}
 
 // The blocks of the launch running now (the latest one started, when several threads launch), for a
 // caller's progress line: a relaxed read from any thread, one relaxed add per block here.

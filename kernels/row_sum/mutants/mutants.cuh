@@ -129,6 +129,15 @@ __global__ void row_sum_store(RowSumArgs<T> a, const float* acc) {
   if (i < a.rows) a.y[i * a.y_row_stride] = kv::from_f32<T>(acc[i]);
 }
 
+// Thread 0 adds the block's partials, one per thread, and stores the row's sum.
+template <typename T>
+__device__ void store_total_of_partials(RowSumArgs<T> a, long long row, const float* partial) {
+  if (threadIdx.x != 0) return;
+  float total = 0.0f;
+  for (unsigned t = 0; t < blockDim.x; ++t) total += partial[t];
+  a.y[row * a.y_row_stride] = kv::from_f32<T>(total);
+}
+
 // A block per two rows (its grid is half the rows): the partials of the first row are still being
 // read by thread 0 when the other threads, past the one barrier, write the second row's.
 template <typename T>
@@ -140,11 +149,7 @@ __global__ void __launch_bounds__(128) row_sum_reused_partials(RowSumArgs<T> a) 
       sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
     partial[threadIdx.x] = sum;
     __syncthreads();
-    if (threadIdx.x == 0) {
-      float total = 0.0f;
-      for (unsigned t = 0; t < blockDim.x; ++t) total += partial[t];
-      a.y[row * a.y_row_stride] = kv::from_f32<T>(total);
-    }
+    store_total_of_partials(a, row, partial);
     // BUG: no __syncthreads here before the next row overwrites partial[]
   }
 }
@@ -201,11 +206,7 @@ __global__ void __launch_bounds__(256) row_sum_uninit_shared(RowSumArgs<T> a) {
     sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
   partial[threadIdx.x] = sum;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    float total = 0.0f;
-    for (unsigned t = 0; t < blockDim.x; ++t) total += partial[t];
-    a.y[row * a.y_row_stride] = kv::from_f32<T>(total);
-  }
+  store_total_of_partials(a, row, partial);
 }
 
 #if defined(KV_BACKEND)

@@ -386,11 +386,18 @@ inline void check_granule(Launch& l, const Region& region, std::uintptr_t granul
       c.init_mask |= mask;
     }
   } else if (r.stamp == l.stamp && r.block == l.block) {
-    if (r.thread != t) r.thread = kMany;
-    if (r.warp != warp) r.warp = kMany;
-    r.sync = std::max(r.sync, now.sync);
-    r.mask |= mask;
-    r.atomic &= now.atomic;
+    // Readers of one interval. A single reader's record widens to the bytes it reads; once two
+    // threads read, the record keeps only the bytes both read (a write there conflicts with one of
+    // them whoever writes), so that a thread that writes the bytes it alone read is never reported.
+    if (r.thread == t) {
+      r.mask |= mask;
+    } else if (r.mask & mask) {
+      r.thread = kMany;
+      if (r.warp != warp) r.warp = kMany;
+      r.mask &= mask;
+      r.sync = std::max(r.sync, now.sync);
+      r.atomic &= now.atomic;
+    }
   } else {
     r = now;
   }

@@ -2,8 +2,8 @@
 #
 # The kernels' TUs get the compiler's memory-access instrumentation without its runtime, so that
 # every load and store calls the detector:
-#   main tree (plain flavor): -fsanitize=kernel-address with outlined checks (GCC and clang), stack
-#     and globals left alone; the asan and tsan flavors have sanitizer runtimes of their own and
+#   main tree (plain flavor): -fsanitize=kernel-address (GCC and clang) without a runtime, inline
+#     checks of a shadow the detector maps (x86-64) or a call per access, stack and globals left alone; the asan and tsan flavors have sanitizer runtimes of their own and
 #     keep their kernels uninstrumented (the detector says it is off there);
 #   fuzz tree: SanitizerCoverage's load/store tracing, which composes with ASan and libFuzzer.
 # kv_emu defines the matching entry points (KVERIFY_EMU_RACE_HOOKS_*).
@@ -17,14 +17,31 @@ elseif(KVERIFY_FUZZ)
   set(KV_RACE_HOOKS SANCOV)
   # On top of the coverage the kernels already get (fuzzer-no-link, or the engine's own flags).
   set(KV_RACE_FLAGS -fsanitize-coverage=trace-loads,trace-stores)
-elseif(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   set(KV_RACE_HOOKS ASAN_CALLS)
-  set(KV_RACE_FLAGS -fsanitize=kernel-address --param=asan-instrumentation-with-call-threshold=0
-                    --param=asan-stack=0 --param=asan-globals=0 -U__SANITIZE_ADDRESS__)
-elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  set(KV_RACE_HOOKS ASAN_CALLS)
-  set(KV_RACE_FLAGS -fsanitize=kernel-address -mllvm -asan-instrumentation-with-call-threshold=0
-                    -mllvm -asan-stack=0 -mllvm -asan-globals=0)
+  # x86-64: inline checks of AddressSanitizer's shadow layout, which the detector maps and marks
+  # on watched memory only (race_detector.cpp), so an access elsewhere costs a load and a compare.
+  # Elsewhere: a call per access.
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+    set(KV_RACE_SHADOW_OFFSET 0x7fff8000)
+    set(_threshold 1000000000)
+  else()
+    set(KV_RACE_SHADOW_OFFSET "")
+    set(_threshold 0)
+  endif()
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(KV_RACE_FLAGS -fsanitize=kernel-address --param=asan-instrumentation-with-call-threshold=${_threshold}
+                      --param=asan-stack=0 --param=asan-globals=0 -U__SANITIZE_ADDRESS__)
+    if(KV_RACE_SHADOW_OFFSET)
+      list(APPEND KV_RACE_FLAGS -fasan-shadow-offset=${KV_RACE_SHADOW_OFFSET})
+    endif()
+  else()
+    set(KV_RACE_FLAGS -fsanitize=kernel-address -mllvm -asan-instrumentation-with-call-threshold=${_threshold}
+                      -mllvm -asan-stack=0 -mllvm -asan-globals=0)
+    if(KV_RACE_SHADOW_OFFSET)
+      list(APPEND KV_RACE_FLAGS -mllvm -asan-mapping-offset=${KV_RACE_SHADOW_OFFSET})
+    endif()
+  endif()
 else()
   set(KV_RACE_HOOKS "")
   set(KV_RACE_FLAGS "")
@@ -45,6 +62,9 @@ endfunction()
 function(kv_emu_race_hooks target)
   if(TARGET ${target} AND KV_RACE_HOOKS)
     target_compile_definitions(${target} PRIVATE KVERIFY_EMU_RACE_HOOKS_${KV_RACE_HOOKS}=1)
+    if(KV_RACE_SHADOW_OFFSET)
+      target_compile_definitions(${target} PRIVATE KVERIFY_EMU_RACE_SHADOW_OFFSET=${KV_RACE_SHADOW_OFFSET})
+    endif()
   elseif(TARGET ${target} AND NOT KVERIFY_EMU_RACE_DETECTOR)
     target_compile_definitions(${target} PRIVATE KVERIFY_EMU_RACE_DETECTOR_BUILT_OFF=1)
   endif()

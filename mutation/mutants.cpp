@@ -2,10 +2,12 @@
 
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -97,12 +99,22 @@ ShortFuzz short_fuzz(const Variant& v, Backend backend, std::uint64_t seed, int 
   return f;
 }
 
+// What one GPU-side tool did to a mutant: "killed", "passed", "values" (its Cases failed on values
+// while the tool itself reported nothing), "not run: <why>", or "" (not tried: something before
+// it killed the mutant).
+struct ToolRun {
+  std::string status, detail;
+};
+
 struct Row {
   std::string op, name, bug;
   properties::Kill kill;
   std::string shrunk;  // the failing Case line, pinned
   properties::KernelBenchResult kb_f32, kb_bf16;
   ShortFuzz fuzz;
+  std::vector<ToolRun> tools;  // one per kGpuTools entry
+  std::string first_kill;      // "catalogue", a tool's name, or "" (survived everything tried)
+  bool finished = true;        // false: its process ended before its row was complete
 };
 
 std::string shrunk_case(const std::string& counterexample) {
@@ -113,137 +125,376 @@ std::string shrunk_case(const std::string& counterexample) {
   return counterexample.substr(start, counterexample.find('\'', start) - start);
 }
 
-}  // namespace
-
-int run_mutants(const MutantsOptions& o) {
-  const Backend backend = o.backend;
-  const std::uint64_t seed = o.seed;
-  const int budget = o.budget;
-  const int fuzz_time = o.fuzz_time;
-  std::string out_dir = o.out_dir;
-  if (std::string why; !backend_available(backend, &why)) {
-    std::printf("NOT RUN  %s: %s\n", std::string(name(backend)).c_str(), why.c_str());
-    return 3;
-  }
-  if (out_dir.empty()) out_dir = "reports/" + std::string(backend == Backend::emu ? "emu" : "h200");
-  {
-    std::error_code ec;  // the outputs' folder, checked before the minutes of the self-test
-    std::filesystem::create_directories(out_dir, ec);
-    if (const auto problem = output_path_problem(out_dir + "/mutants.json")) throw InputError("--out: " + *problem);
-  }
-
-  std::vector<Row> rows;
-  int survivors = 0, fuzz_killed = 0, fuzz_ran = 0;
-  std::error_code tmp_ec;
-  const fs::path artifacts = fs::temp_directory_path(tmp_ec) / ("kverify-mutants-fuzz-" + std::to_string(getpid()));
-  std::vector<const Variant*> selected;
-  for (const auto& v : mutant_variants())
-    if (!killed_by_gpu_tools(v)) selected.push_back(&v);  // those: compute-sanitizer, fault isolation, huge Cases
-  const auto start = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < selected.size(); ++i) {
-    const Variant& v = *selected[i];
-    Row row{std::string(v.op), std::string(v.name), std::string(v.strategy)};
-    const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string left =
-        time_left(static_cast<std::int64_t>(i), static_cast<std::int64_t>(selected.size()), so_far);
-    std::fprintf(stderr, "  [%zu/%zu%s%s] %s/%s ...", i + 1, selected.size(), left.empty() ? "" : ", ", left.c_str(),
-                 row.op.c_str(), row.name.c_str());
-    row.kill = properties::kill_mutant(v, backend, seed, budget);
-    row.shrunk = shrunk_case(row.kill.counterexample);
-    row.kb_f32 = properties::kernelbench_check(v, DType::f32, backend);
-    row.kb_bf16 = properties::kernelbench_check(v, DType::bf16, backend);
-    survivors += !row.kill.killed;
-    std::fprintf(stderr, " %s", row.kill.killed ? ("killed by " + row.kill.property).c_str() : "SURVIVED");
-    if (fuzz_time > 0) {
-      std::fprintf(stderr, "; short fuzz ...");
-      row.fuzz = short_fuzz(v, backend, seed, fuzz_time, artifacts);
-      fuzz_ran += row.fuzz.status == "killed" || row.fuzz.status == "survived";
-      fuzz_killed += row.fuzz.status == "killed";
-      std::fprintf(stderr, " %s", row.fuzz.status.c_str());
-    } else {
-      row.fuzz.status = "not run: --fuzz-time 0";
-    }
-    std::fprintf(stderr, "\n");
-    rows.push_back(row);
-  }
-
+fs::path this_program() {
   std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path("kverify") : exe;
+}
 
-  std::string md = "# Mutation self-test (" + std::string(name(backend)) + ", " + date + ", seed " +
-                   std::to_string(seed) + ", " + std::to_string(budget) +
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// A compute-sanitizer tool on the mutant: one property's Cases (the op's reference agreement, in
+// the mutant's first dtype) through `kverify check --sanitize`, whose failures say which were the
+// tool's.
+constexpr int kToolCases = 3;
+ToolRun sanitizer_run(const Variant& v, std::string_view tool, std::uint64_t seed, const fs::path& scratch) {
+  DType dtype = DType::f32;
+  for (const DType d : {DType::f32, DType::bf16, DType::f16})
+    if (v.supports(d)) {
+      dtype = d;
+      break;
+    }
+  const fs::path json = scratch / (std::string(v.name) + "-" + std::string(tool) + ".json");
+  const std::vector<std::string> argv = {this_program().string(),
+                                         "check",
+                                         "--backend",
+                                         "cuda",
+                                         "--sanitize",
+                                         std::string(tool),
+                                         "--variant",
+                                         std::string(v.name),
+                                         "--dtype",
+                                         std::string(name(dtype)),
+                                         "--property",
+                                         std::string(v.op) + ".reference_agreement",
+                                         "--properties-only",
+                                         "--budget",
+                                         std::to_string(kToolCases),
+                                         "--seed",
+                                         std::to_string(seed),
+                                         "--json",
+                                         json.string()};
+  ChildResult r;
+  try {
+    r = run_child(argv, {.time_limit = 600});
+  } catch (const std::exception& e) {
+    return {"not run: " + std::string(e.what()), ""};
+  }
+  if (r.exit_code == 0) return {"passed", ""};
+  if (r.exit_code != 1) {
+    const std::string last = first_line(r.output);
+    return {"not run: check exit " + std::to_string(r.exit_code) + (last.empty() ? "" : ": " + last), ""};
+  }
+  std::string values;
+  try {
+    std::ifstream in(json);
+    const Json j = Json::parse(in);
+    for (const auto& f : j.at("failures")) {
+      const std::string what = f.at("what").get<std::string>(), message = f.at("message").get<std::string>();
+      if (what == "compute-sanitizer " + std::string(tool)) {
+        const auto bar = message.find("\n  | ");
+        return {"killed", bar == std::string::npos ? first_line(message) : first_line(message.substr(bar + 5))};
+      }
+      if (values.empty()) values = first_line(message);
+    }
+  } catch (const std::exception& e) {
+    return {"not run: " + json.string() + " unreadable (" + e.what() + ")", ""};
+  }
+  return {"values", values};
+}
+
+// `kverify huge --variant <mutant>`: exit 0 when the mutant was caught, 1 when it survived.
+ToolRun huge_run(const Variant& v) {
+  ChildResult r;
+  try {
+    r = run_child({this_program().string(), "huge", "--backend", "cuda", "--variant", std::string(v.name)},
+                  {.time_limit = 900});
+  } catch (const std::exception& e) {
+    return {"not run: " + std::string(e.what()), ""};
+  }
+  std::smatch m;
+  if (r.exit_code == 0) return {"killed", ""};
+  if (r.exit_code == 1) return {"passed", ""};
+  const std::string why =
+      std::regex_search(r.output, m, std::regex("NOT RUN[^\n]*")) ? m[0].str() : first_line(r.output);
+  return {"not run: huge exit " + std::to_string(r.exit_code) + (why.empty() ? "" : ": " + why), ""};
+}
+
+// One mutant, here.
+Row run_here(const Variant& v, const MutantsOptions& o, const fs::path& scratch) {
+  Row row{std::string(v.op), std::string(v.name), std::string(v.strategy)};
+  row.kill = properties::kill_mutant(v, o.backend, o.seed, o.budget);
+  row.shrunk = shrunk_case(row.kill.counterexample);
+  row.kb_f32 = properties::kernelbench_check(v, DType::f32, o.backend);
+  row.kb_bf16 = properties::kernelbench_check(v, DType::bf16, o.backend);
+  if (row.kill.killed) row.first_kill = "catalogue";
+  for (const GpuTool& tool : kGpuTools) {
+    ToolRun t;
+    if (o.backend != Backend::cuda)
+      t.status = "n/a";
+    else if (!o.gpu_tools)
+      t.status = "not run: --no-gpu-tools";
+    else if (row.first_kill.empty()) {
+      t = tool.name == "huge" ? huge_run(v) : sanitizer_run(v, tool.name, o.seed, scratch);
+      if (t.status == "killed") row.first_kill = std::string(tool.name);
+    }
+    row.tools.push_back(t);
+  }
+  if (o.fuzz_time > 0)
+    row.fuzz = short_fuzz(v, o.backend, o.seed, o.fuzz_time, scratch / "fuzz");
+  else
+    row.fuzz.status = "not run: --fuzz-time 0";
+  return row;
+}
+
+Json row_json(const Row& r) {
+  const auto kb = [](const properties::KernelBenchResult& k) { return k.applies ? Json(k.caught) : Json(nullptr); };
+  Json tools = Json::object();
+  for (std::size_t i = 0; i < r.tools.size(); ++i)
+    tools[std::string(kGpuTools[i].name)] = {{"status", r.tools[i].status}, {"detail", r.tools[i].detail}};
+  return {
+      {"op", r.op},
+      {"mutant", r.name},
+      {"bug", r.bug},
+      {"killed", r.kill.killed},
+      {"property", r.kill.property},
+      {"cases", r.kill.cases},
+      {"seconds", r.kill.seconds},
+      {"shrunk_case", r.shrunk},
+      {"kernelbench_f32_caught", kb(r.kb_f32)},
+      {"kernelbench_bf16_caught", kb(r.kb_bf16)},
+      {"gpu_tools", tools},
+      {"first_kill", r.first_kill},
+      {"finished", r.finished},
+      {"short_fuzz",
+       {{"status", r.fuzz.status}, {"execs", r.fuzz.execs}, {"seconds", r.fuzz.seconds}, {"case", r.fuzz.case_line}}}};
+}
+
+Row row_from_json(const Json& j) {
+  Row r{j.at("op"), j.at("mutant"), j.at("bug")};
+  r.kill.killed = j.at("killed");
+  r.kill.property = j.at("property");
+  r.kill.cases = j.at("cases");
+  r.kill.seconds = j.at("seconds");
+  r.shrunk = j.at("shrunk_case");
+  for (auto [key, kb] :
+       {std::pair{"kernelbench_f32_caught", &r.kb_f32}, std::pair{"kernelbench_bf16_caught", &r.kb_bf16}}) {
+    kb->applies = !j.at(key).is_null();
+    kb->caught = kb->applies && j.at(key).get<bool>();
+  }
+  for (const GpuTool& tool : kGpuTools) {
+    const Json& t = j.at("gpu_tools").at(std::string(tool.name));
+    r.tools.push_back({t.at("status"), t.at("detail")});
+  }
+  r.first_kill = j.at("first_kill");
+  const Json& f = j.at("short_fuzz");
+  r.fuzz = {f.at("status"), f.at("execs"), f.at("seconds"), f.at("case")};
+  return r;
+}
+
+// One mutant in a child process (`kverify mutants --here --only op/name`): its row from the child's JSON;
+// a child that dies says how, in the catalogue's cell (a mutant that faults the GPU or crashes the
+// program is killed: the catalogue's own isolation turns the same into a failing Verdict).
+Row run_isolated(const Variant& v, const MutantsOptions& o, const fs::path& scratch) {
+  const fs::path dir = scratch / std::string(v.name);
+  std::vector<std::string> argv = {this_program().string(),
+                                   "mutants",
+                                   "--here",
+                                   "--only",
+                                   std::string(v.op) + "/" + std::string(v.name),
+                                   "--backend",
+                                   std::string(name(o.backend)),
+                                   "--seed",
+                                   std::to_string(o.seed),
+                                   "--budget",
+                                   std::to_string(o.budget),
+                                   "--fuzz-time",
+                                   std::to_string(o.fuzz_time),
+                                   "--out",
+                                   dir.string()};
+  if (!o.gpu_tools) argv.push_back("--no-gpu-tools");
+  ChildResult r;
+  std::string how;
+  try {
+    r = run_child(argv, {.time_limit = 3600});
+    if (r.exit_code == 0 || r.exit_code == 1) {
+      std::ifstream in(dir / "mutants.json");
+      const Json j = Json::parse(in);
+      return row_from_json(j.at("mutants").at(0));
+    }
+    how = r.timed_out ? "timed out after 3600 s"
+          : r.signal  ? "ended by signal " + std::to_string(r.signal) + " (" + strsignal(r.signal) + ")"
+                      : "exit " + std::to_string(r.exit_code);
+  } catch (const std::exception& e) {
+    how = std::string("no report: ") + e.what();
+  }
+  Row row{std::string(v.op), std::string(v.name), std::string(v.strategy)};
+  std::string said;
+  for (std::size_t at = 0; at < r.output.size();) {  // the child's last non-progress line
+    const std::size_t end = std::min(r.output.find('\n', at), r.output.size());
+    const std::string line = r.output.substr(at, end - at);
+    if (!line.empty() && !line.starts_with("  [")) said = line;
+    at = end + 1;
+  }
+  // A signal is the mutant's doing (a device fault the driver turned into one, an assert); any other
+  // end means the self-test could not judge it, which is not a kill.
+  row.kill.killed = r.signal != 0 && !r.timed_out;
+  row.kill.property = "its process " + how + (said.empty() ? "" : ": " + said);
+  if (row.kill.killed) row.first_kill = "process ended";
+  row.finished = false;
+  row.tools.assign(std::size(kGpuTools), ToolRun{});
+  row.fuzz.status = "not run: the process ended";
+  return row;
+}
+
+std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, const std::string& date) {
+  std::string md = "# Mutation self-test (" + std::string(name(o.backend)) + ", " + date + ", seed " +
+                   std::to_string(o.seed) + ", " + std::to_string(o.budget) +
                    " cases per property)\n\n"
-                   "| mutant | bug class | catalogue | first property to fail | cases | seconds | shrunk Case | "
-                   "KernelBench-style f32 | KernelBench-style bf16 |\n|---|---|---|---|---|---|---|---|---|\n";
-  int kb_caught_f32 = 0, kb_caught_bf16 = 0, kb_applies_f32 = 0, kb_applies_bf16 = 0;
+                   "| mutant | bug class | catalogue | first property to fail | cases | seconds | shrunk Case |";
+  std::string rule = "|---|---|---|---|---|---|---|";
+  const bool tools = o.backend == Backend::cuda;  // on emu the tools' columns would all be n/a
+  if (tools) {
+    for (const GpuTool& tool : kGpuTools) md += " " + std::string(tool.name) + " |", rule += "---|";
+    md += " first to kill |", rule += "---|";
+  }
+  md += " KernelBench-style f32 | KernelBench-style bf16 |\n" + rule + "---|---|\n";
+  int survivors = 0, kb_caught_f32 = 0, kb_caught_bf16 = 0, kb_applies_f32 = 0, kb_applies_bf16 = 0;
   const auto kb_cell = [](const properties::KernelBenchResult& k) {
     return std::string(!k.applies ? "n/a" : k.caught ? "caught" : "**passed**");
+  };
+  const auto tool_cell = [](const ToolRun& t) {
+    if (t.status.empty()) return std::string("");
+    if (t.status == "killed") return "killed" + (t.detail.empty() ? "" : ": " + t.detail);
+    if (t.status == "passed") return std::string("passed");
+    if (t.status == "values")
+      return "values failed, no " + std::string("report") + (t.detail.empty() ? "" : ": " + t.detail);
+    return t.status;
   };
   for (const auto& r : rows) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.2f", r.kill.seconds);
-    kb_caught_f32 += r.kb_f32.caught;
-    kb_caught_bf16 += r.kb_bf16.caught;
-    kb_applies_f32 += r.kb_f32.applies;
-    kb_applies_bf16 += r.kb_bf16.applies;
-    md += "| " + r.op + "/" + r.name + " | " + r.bug + " | " + (r.kill.killed ? "killed" : "**survived**") + " | " +
-          r.kill.property + " | " + std::to_string(r.kill.cases) + " | " + secs + " | `" + r.shrunk + "` | " +
-          kb_cell(r.kb_f32) + " | " + kb_cell(r.kb_bf16) + " |\n";
+    survivors += r.first_kill.empty();
+    if (r.finished) {
+      kb_caught_f32 += r.kb_f32.caught;
+      kb_caught_bf16 += r.kb_bf16.caught;
+      kb_applies_f32 += r.kb_f32.applies;
+      kb_applies_bf16 += r.kb_bf16.applies;
+    }
+    md += "| " + r.op + "/" + r.name + " | " + r.bug + " | " +
+          (r.kill.killed ? "killed"
+           : r.finished  ? "**survived**"
+                         : "**not run**") +
+          " | " + r.kill.property + " | " + std::to_string(r.kill.cases) + " | " + secs + " | " +
+          (r.shrunk.empty() ? "" : "`" + r.shrunk + "`") + " |";
+    if (tools) {
+      for (const ToolRun& t : r.tools) md += " " + tool_cell(t) + " |";
+      md += " " + (r.first_kill.empty() ? std::string("**nothing**") : r.first_kill) + " |";
+    }
+    md += r.finished ? " " + kb_cell(r.kb_f32) + " | " + kb_cell(r.kb_bf16) + " |\n" : " not run | not run |\n";
   }
-  md += "\nCatalogue: " + std::to_string(rows.size() - survivors) + " of " + std::to_string(rows.size()) +
-        " killed. KernelBench-style check (5 random normal trials at one power-of-two shape, allclose 1e-4 f32 / "
-        "1e-2 bf16): " +
-        std::to_string(kb_caught_f32) + " of " + std::to_string(kb_applies_f32) + " caught in f32, " +
-        std::to_string(kb_caught_bf16) + " of " + std::to_string(kb_applies_bf16) +
-        " in bf16 (n/a: the mutant does not take that dtype).\n";
+  const long catalogue = std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.kill.killed; });
+  md += "\nCatalogue: " + std::to_string(catalogue) + " of " + std::to_string(rows.size()) + " killed";
+  if (o.backend == Backend::cuda)
+    md += "; with the GPU-side tools after it (each tried in turn, on one property's " + std::to_string(kToolCases) +
+          " Cases, until one kills the mutant): " + std::to_string(rows.size() - survivors) + " of " +
+          std::to_string(rows.size());
+  else
+    md +=
+        " (the GPU-side tools run on cuda only; the mutant_gpuv_* mutants, whose bugs only they or a device "
+        "fault show, are left to `kverify mutants --backend cuda`)";
+  md +=
+      ". KernelBench-style check (5 random normal trials at one power-of-two shape, allclose 1e-4 f32 / "
+      "1e-2 bf16): " +
+      std::to_string(kb_caught_f32) + " of " + std::to_string(kb_applies_f32) + " caught in f32, " +
+      std::to_string(kb_caught_bf16) + " of " + std::to_string(kb_applies_bf16) +
+      " in bf16 (n/a: the mutant does not take that dtype). Each mutant ran in a process of its own.\n";
 
   md +=
       "\n## Short fuzz (" +
-      (fuzz_time > 0 ? "fuzz_run, at most " + std::to_string(fuzz_time) + " s per mutant" : std::string("not run")) +
+      (o.fuzz_time > 0 ? "fuzz_run, at most " + std::to_string(o.fuzz_time) + " s per mutant"
+                       : std::string("not run")) +
       ")\n\nThe mutant's op target of fuzz/ pinned to the mutant (fuzz_run --variant: the op's corpus, then mutations "
       "and random inputs, no coverage guidance), seed " +
-      std::to_string(seed) +
+      std::to_string(o.seed) +
       ".\n\n"
       "| mutant | short fuzz | execs | seconds | the finding's Case |\n|---|---|---|---|---|\n";
+  int fuzz_killed = 0, fuzz_ran = 0;
   for (const auto& r : rows) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.1f", r.fuzz.seconds);
     const bool ran = r.fuzz.status == "killed" || r.fuzz.status == "survived";
+    fuzz_ran += ran;
+    fuzz_killed += r.fuzz.status == "killed";
     md += "| " + r.op + "/" + r.name + " | " + (r.fuzz.status == "survived" ? "**survived**" : r.fuzz.status) + " | " +
           (ran ? std::to_string(r.fuzz.execs) : "") + " | " + (ran ? secs : "") + " | " +
           (r.fuzz.case_line.empty() ? "" : "`" + r.fuzz.case_line + "`") + " |\n";
   }
   md += "\nShort fuzz: " + std::to_string(fuzz_killed) + " of " + std::to_string(fuzz_ran) + " fuzzed mutants killed" +
         (fuzz_ran < static_cast<int>(rows.size()) ? " (" + std::to_string(rows.size() - fuzz_ran) + " not run)" : "") +
-        ". Informational: the exit status is the catalogue's.\n";
-  fs::remove_all(artifacts, tmp_ec);
+        ". Informational: the exit status is the catalogue's and the GPU-side tools'.\n";
+  return md;
+}
 
-  Json j = {{"backend", std::string(name(backend))},
+}  // namespace
+
+int run_mutants(const MutantsOptions& o) {
+  if (std::string why; !backend_available(o.backend, &why)) {
+    std::printf("NOT RUN  %s: %s\n", std::string(name(o.backend)).c_str(), why.c_str());
+    return 3;
+  }
+  const std::string out_dir =
+      !o.out_dir.empty() ? o.out_dir : "reports/" + std::string(o.backend == Backend::emu ? "emu" : "h200");
+  {
+    std::error_code ec;  // the outputs' folder, checked before the minutes of the self-test
+    std::filesystem::create_directories(out_dir, ec);
+    if (const auto problem = output_path_problem(out_dir + "/mutants.json")) throw InputError("--out: " + *problem);
+  }
+  std::vector<const Variant*> selected;
+  for (const std::string& wanted : o.only) {
+    const Variant* found = nullptr;
+    for (const auto& v : mutant_variants())
+      if (std::string(v.op) + "/" + std::string(v.name) == wanted || v.name == wanted) found = &v;
+    if (!found) {
+      std::string known;
+      for (const auto& v : mutant_variants())
+        known += (known.empty() ? "" : ", ") + std::string(v.op) + "/" + std::string(v.name);
+      throw InputError("--only: no mutant '" + wanted + "' (accepted: op/mutant or mutant, one of " + known + ")");
+    }
+    selected.push_back(found);
+  }
+  if (o.only.empty())
+    for (const auto& v : mutant_variants())  // on emu not the mutant_gpuv_*: their bugs pass emu by design
+      if (o.backend == Backend::cuda || !killed_by_gpu_tools(v)) selected.push_back(&v);
+  if (o.here && selected.size() != 1) throw InputError("--here: needs exactly one --only mutant");
+
+  std::error_code tmp_ec;
+  const fs::path scratch = fs::temp_directory_path(tmp_ec) / ("kverify-mutants-" + std::to_string(getpid()));
+  fs::create_directories(scratch, tmp_ec);
+  std::vector<Row> rows;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const Variant& v = *selected[i];
+    if (!o.here) {
+      const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const std::string left =
+          time_left(static_cast<std::int64_t>(i), static_cast<std::int64_t>(selected.size()), so_far);
+      std::fprintf(stderr, "  [%zu/%zu%s%s] %s/%s ...", i + 1, selected.size(), left.empty() ? "" : ", ", left.c_str(),
+                   std::string(v.op).c_str(), std::string(v.name).c_str());
+    }
+    Row row = o.here ? run_here(v, o, scratch) : run_isolated(v, o, scratch);
+    if (!o.here)
+      std::fprintf(stderr, " %s%s\n",
+                   row.first_kill.empty() ? "SURVIVED"
+                   : row.kill.killed      ? ("killed by " + row.kill.property).c_str()
+                                          : ("killed by " + row.first_kill).c_str(),
+                   row.fuzz.status.starts_with("not run") ? "" : ("; short fuzz " + row.fuzz.status).c_str());
+    rows.push_back(std::move(row));
+  }
+  fs::remove_all(scratch, tmp_ec);
+
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const std::string md = markdown(rows, o, date);
+  Json j = {{"backend", std::string(name(o.backend))},
             {"date", date},
-            {"seed", seed},
-            {"cases_per_property", budget},
-            {"short_fuzz_seconds", fuzz_time}};
-  const auto kb = [](const properties::KernelBenchResult& k) { return k.applies ? Json(k.caught) : Json(nullptr); };
+            {"seed", o.seed},
+            {"cases_per_property", o.budget},
+            {"short_fuzz_seconds", o.fuzz_time},
+            {"gpu_tool_cases", kToolCases}};
   Json& list = j["mutants"] = Json::array();
-  for (const auto& r : rows)
-    list.push_back({{"op", r.op},
-                    {"mutant", r.name},
-                    {"bug", r.bug},
-                    {"killed", r.kill.killed},
-                    {"property", r.kill.property},
-                    {"cases", r.kill.cases},
-                    {"seconds", r.kill.seconds},
-                    {"shrunk_case", r.shrunk},
-                    {"kernelbench_f32_caught", kb(r.kb_f32)},
-                    {"kernelbench_bf16_caught", kb(r.kb_bf16)},
-                    {"short_fuzz",
-                     {{"status", r.fuzz.status},
-                      {"execs", r.fuzz.execs},
-                      {"seconds", r.fuzz.seconds},
-                      {"case", r.fuzz.case_line}}}});
+  for (const auto& r : rows) list.push_back(row_json(r));
   for (const auto& [file, text] :
        {std::pair{out_dir + "/mutants.md", md}, std::pair{out_dir + "/mutants.json", json_text(j)}})
     if (const auto error = write_output_file(file, text)) {
@@ -251,7 +502,8 @@ int run_mutants(const MutantsOptions& o) {
       return 2;
     }
   std::printf("%s\nwritten: %s/mutants.md, %s/mutants.json\n", md.c_str(), out_dir.c_str(), out_dir.c_str());
-  return survivors > 0 ? 1 : 0;
+  const bool survived = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.first_kill.empty(); });
+  return survived ? 1 : 0;
 }
 
 }  // namespace kverify

@@ -11,6 +11,14 @@ constexpr Option kOptions[] = {
     {"--budget", "N", ValueKind::whole, "cases per property", "30", "", 1, 100000},
     {"--fuzz-time", "S", ValueKind::whole, "seconds of short fuzz per mutant (0: none)", "10", "", 0, 3600},
     {"--out", "DIR", ValueKind::text, "where mutants.md and mutants.json go", "reports/<backend>/"},
+    {"--only", "OP/MUTANT", ValueKind::text,
+     "only this mutant (repeatable; op/mutant or mutant; also a mutant_gpuv_* one on emu)", "", "", 0, 0, nullptr,
+     true},
+    // A child process of `kverify mutants`: the one --only mutant, in this process.
+    {"--here", "", ValueKind::flag, "", "", "", 0, 0, nullptr, false, true},
+    {"--no-gpu-tools", "", ValueKind::flag,
+     "cuda: leave out the GPU-side tools (compute-sanitizer memcheck, racecheck, synccheck, initcheck;\n"
+     "kverify huge), which otherwise run in turn on each mutant the catalogue did not kill"},
     kNoRaceDetector,
 };
 
@@ -21,6 +29,9 @@ int mutants(const ParsedOptions& p) {
   o.budget = static_cast<int>(p.whole("--budget", o.budget));
   o.fuzz_time = static_cast<int>(p.whole("--fuzz-time", o.fuzz_time));
   o.out_dir = p.text("--out", "");
+  o.only = p.all("--only");
+  o.here = p.has("--here");
+  o.gpu_tools = !p.has("--no-gpu-tools");
   return run_mutants(o);
 }
 
@@ -32,12 +43,16 @@ const Command kMutantsCommand{
     "the mutation self-test: every mutant against the catalogue",
     "Runs the property catalogue against every mutant of kernels/<op>/mutants/ (deliberately wrong\n"
     "variants, one bug class each; registered with kverify_add_variant(... MUTANT \"<bug class>\")) until a\n"
-    "property fails, a KernelBench-style check (5 random normal trials at one power-of-two shape,\n"
-    "allclose 1e-4 for f32, 1e-2 for bf16; n/a for a dtype the mutant does not take) beside it, and,\n"
-    "separately, a short fuzz: fuzz_run on the mutant's op target pinned to the mutant. The mutant_gpuv_*\n"
-    "ones are left to the GPU-side tools that kill them (check --sanitize, huge, fault isolation).\n",
+    "property fails, each mutant in a child process of its own (a device fault or crash is its alone). On\n"
+    "cuda the GPU-side tools follow, in turn, on what the catalogue did not kill: compute-sanitizer\n"
+    "memcheck, racecheck, synccheck, initcheck (check --sanitize on one property's Cases) and kverify huge;\n"
+    "a column each, and the first thing that killed the mutant. Beside them a KernelBench-style check (5\n"
+    "random normal trials at one power-of-two shape, allclose 1e-4 for f32, 1e-2 for bf16; n/a for a dtype\n"
+    "the mutant does not take) and, separately, a short fuzz: fuzz_run on the mutant's op target pinned to\n"
+    "the mutant. On emu the mutant_gpuv_* ones, whose bugs only a GPU shows, are left out.\n",
     kOptions,
-    "0 every mutant killed by the catalogue, 1 a mutant survived, 2 bad input, 3 not run here",
+    "0 every mutant killed (by the catalogue, or on cuda by a GPU-side tool), 1 a mutant survived or could\n"
+    "not be judged, 2 bad input, 3 not run here",
     &mutants};
 
 }  // namespace kverify::cli

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -409,6 +411,56 @@ inline const Region* region_of(Launch& l, std::uintptr_t a) {
   return nullptr;
 }
 
+// --- the shadow the compiler's inline checks read ------------------------------------------------
+#if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS) && defined(KVERIFY_EMU_RACE_SHADOW_OFFSET)
+// The kernels' checks are inline (cmake/KverifyRaceDetector.cmake): each access reads the byte at
+// (address >> 3) + kShadowOffset and calls a report hook only when it is not zero. The detector makes
+// it non-zero on watched memory alone, so that the kernels' other accesses (their stacks, the emu's
+// own state) cost a load and a compare instead of a call. The layout is AddressSanitizer's for
+// x86-64: the shadows of the low 2 GiB and of the high addresses where a PIE program, its heap, its
+// libraries and its stacks live, mapped once before any kernel code runs (reads of untouched shadow
+// pages cost no memory).
+constexpr std::uintptr_t kShadowOffset = KVERIFY_EMU_RACE_SHADOW_OFFSET;
+constexpr std::uintptr_t kLowMemEnd = 0x7fff8000, kHighMemBegin = 0x10007fff8000, kHighMemEnd = 0x800000000000;
+inline unsigned char* shadow_byte(std::uintptr_t a) {
+  return reinterpret_cast<unsigned char*>((a >> 3) + kShadowOffset);
+}
+
+void map_shadow_or_exit(std::uintptr_t mem_begin, std::uintptr_t mem_end) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(shadow_byte(mem_begin));
+  const auto end = reinterpret_cast<std::uintptr_t>(shadow_byte(mem_end));
+  void* want = reinterpret_cast<void*>(begin);
+  void* p = mmap(want, end - begin, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p == want) return;
+  const int error = errno;
+  if (p != MAP_FAILED) munmap(p, end - begin);
+  std::fprintf(stderr,
+               "kverify emu: the race detector cannot map the shadow memory its kernels' checks read "
+               "(0x%jx-0x%jx, reserved without using memory): %s. Other mappings there, a limit on address "
+               "space (ulimit -v) or strict overcommit (vm.overcommit_memory=2) prevent it; build with "
+               "-DKVERIFY_EMU_RACE_DETECTOR=OFF to run without the detector.\n",
+               static_cast<std::uintmax_t>(begin), static_cast<std::uintmax_t>(end),
+               p == MAP_FAILED ? std::strerror(error) : "the address range is taken");
+  std::_Exit(70);
+}
+
+// Before the kernels' own static initialisers (priority 101 runs before every default-priority one).
+__attribute__((constructor(101))) void map_shadow() {
+  map_shadow_or_exit(0, kLowMemEnd);
+  map_shadow_or_exit(kHighMemBegin, kHighMemEnd);
+}
+
+void set_watched(std::uintptr_t begin, std::uintptr_t end, bool watched) {
+  if (end <= begin) return;
+  unsigned char* from = shadow_byte(begin);
+  unsigned char* to = shadow_byte(end - 1) + 1;
+  std::memset(from, watched ? 0xff : 0, static_cast<std::size_t>(to - from));
+}
+#else
+void set_watched(std::uintptr_t, std::uintptr_t, bool) {}
+#endif
+
 }  // namespace
 
 bool enabled() {
@@ -445,6 +497,7 @@ void add_global_region(const void* base, std::size_t bytes, std::string name) {
   const auto b = reinterpret_cast<std::uintptr_t>(base);
   std::lock_guard lock(regions_mutex);
   registered().push_back({b, b + bytes, std::move(name), nullptr});
+  if (enabled()) set_watched(b, b + bytes, true);
 }
 void remove_global_region(const void* base) {
   const auto b = reinterpret_cast<std::uintptr_t>(base);
@@ -454,7 +507,13 @@ void remove_global_region(const void* base) {
     if ((--it)->begin == b) {
       // A launch still running holds its own reference: the pool gets the shadow once no one does.
       if (it->shadow.use_count() == 1) return_shadow(std::move(it->shadow));
+      const std::uintptr_t begin = it->begin, end = it->end;
       r.erase(it);
+      set_watched(begin, end, false);
+      // A shadow byte covers 8 bytes, and registrations may overlap: the others stay watched.
+      if (enabled())
+        for (const Registered& o : r)
+          if (o.begin < end + kGranule && begin < o.end + kGranule) set_watched(o.begin, o.end, true);
       return;
     }
 }
@@ -474,6 +533,7 @@ void* carve_static_shared(std::size_t bytes, std::size_t alignment, const char* 
   __asan_unpoison_memory_region(a.base + at, size);
 #endif
   const auto begin = reinterpret_cast<std::uintptr_t>(a.base + at);
+  if (enabled()) set_watched(begin, begin + size + kRedzone, true);  // the redzone too: overflows are recorded
   a.slots.push_back(
       {begin, begin + size, std::string("'") + name + "' (static __shared__, " + std::to_string(bytes) + " bytes)"});
   arena_begin.store(reinterpret_cast<std::uintptr_t>(a.base), std::memory_order_relaxed);
@@ -501,6 +561,7 @@ void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared,
   l->dynamic_shadow = Shadow((reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes - dyn) / kGranule + 1);
   l->regions.push_back({dyn, reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes, Space::dynamic_shared,
                         l->dynamic_shadow.data(), &l->dynamic_name});
+  set_watched(dyn, reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes, true);
   {
     std::lock_guard lock(regions_mutex);
     l->names.reserve(registered().size());
@@ -518,6 +579,7 @@ void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared,
 }
 
 void end_launch() {
+  if (t_launch) set_watched(t_launch->regions[1].begin, t_launch->regions[1].end, false);
   delete t_launch;
   t_launch = nullptr;
   t_thread = -1;
@@ -634,7 +696,8 @@ AtomicScope::~AtomicScope() {
   }
 
 #if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS)
-// -fsanitize=kernel-address with outlined checks, and no sanitizer runtime in the program.
+// -fsanitize=kernel-address and no sanitizer runtime in the program. Outlined checks (a function
+// too large for inline ones, or a target without the shadow layout) call these for every access:
 KV_RACE_HOOK(__asan_load1_noabort, read, 1)
 KV_RACE_HOOK(__asan_load2_noabort, read, 2)
 KV_RACE_HOOK(__asan_load4_noabort, read, 4)
@@ -655,6 +718,19 @@ KV_RACE_HOOK(__asan_unaligned_store2_noabort, write, 2)
 KV_RACE_HOOK(__asan_unaligned_store4_noabort, write, 4)
 KV_RACE_HOOK(__asan_unaligned_store8_noabort, write, 8)
 KV_RACE_HOOK(__asan_unaligned_store16_noabort, write, 16)
+// Inline checks: the report calls, made only for watched memory.
+KV_RACE_HOOK(__asan_report_load1_noabort, read, 1)
+KV_RACE_HOOK(__asan_report_load2_noabort, read, 2)
+KV_RACE_HOOK(__asan_report_load4_noabort, read, 4)
+KV_RACE_HOOK(__asan_report_load8_noabort, read, 8)
+KV_RACE_HOOK(__asan_report_load16_noabort, read, 16)
+KV_RACE_HOOK_N(__asan_report_load_n_noabort, read)
+KV_RACE_HOOK(__asan_report_store1_noabort, write, 1)
+KV_RACE_HOOK(__asan_report_store2_noabort, write, 2)
+KV_RACE_HOOK(__asan_report_store4_noabort, write, 4)
+KV_RACE_HOOK(__asan_report_store8_noabort, write, 8)
+KV_RACE_HOOK(__asan_report_store16_noabort, write, 16)
+KV_RACE_HOOK_N(__asan_report_store_n_noabort, write)
 // What the instrumentation calls besides the checks (there is no sanitizer runtime to tell).
 extern "C" __attribute__((visibility("default"))) void __asan_handle_no_return() {}
 extern "C" __attribute__((visibility("default"))) void __asan_before_dynamic_init(const void*) {}

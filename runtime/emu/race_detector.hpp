@@ -14,16 +14,17 @@
 // order-dependent shows as [nondeterministic] (the two runs use other block and thread orders).
 //
 // How accesses arrive: the kernel TUs of the plain build are compiled with the compiler's
-// address-sanitizer instrumentation in its outlined form and no runtime (-fsanitize=kernel-address
-// with calls: __asan_load4_noabort(addr) and so on), and those of the fuzz tree with
-// SanitizerCoverage's load/store tracing (__sanitizer_cov_load4(addr), which composes with
-// ASan); cmake/KverifyRaceDetector.cmake sets the flags and race_hooks.cpp receives the calls.
-// Both see accesses to every kind of memory: only the launch's device memory (registered regions:
-// the Case's tensors and workspace, cudaMalloc'd buffers) and its shared memory (the dynamic
-// block, and the static __shared__ arrays, which the emu rewrite carves from one arena) are kept.
+// address-sanitizer instrumentation and no runtime (-fsanitize=kernel-address): on x86-64 its inline
+// checks read a shadow byte per access, which the detector maps and makes non-zero on watched memory
+// only, so that only those accesses call in (__asan_report_load4_noabort(addr) and so on); elsewhere
+// every access calls (__asan_load4_noabort). The fuzz tree's kernel TUs use SanitizerCoverage's
+// load/store tracing (__sanitizer_cov_load4(addr), which composes with ASan). cmake/
+// KverifyRaceDetector.cmake sets the flags. Watched, and kept: the launch's device memory
+// (registered regions: the Case's tensors and workspace, cudaMalloc'd buffers) and its shared memory
+// (the dynamic block, and the static __shared__ arrays, which the emu rewrite carves from one arena).
 //
-// The cost is a call per load and store of the kernel code; KVERIFY_EMU_RACE_DETECTOR=off turns
-// recording off (the calls stay, each returning at once).
+// KVERIFY_EMU_RACE_DETECTOR=off turns recording off (nothing is watched: the inline checks stay, the
+// calls of the other forms return at once).
 #pragma once
 
 #include <cstddef>

@@ -39,7 +39,11 @@ constexpr std::int64_t kBoundarySizes[] = {
     8191, 8192, 8193, 16383, 16384, 16385, 32767, 32768, 32769, 57344, 57345, 65521, 65535, 65536};
 
 constexpr std::uint64_t kLayoutModes =
-    8;  // 0, 1, 6, 7 contiguous; 2 padded, 3 col-major, 4 col stride, 5 col-major strided
+    8;  // 0, 1, 6 contiguous; 2 padded, 3 col-major, 4 col stride, 5 col-major strided, 7 far
+// Mode 7: rows 2^31 + pad elements apart (at most kFarMaxLines rows; else columns so apart, at most
+// kFarMaxLines columns; else contiguous): past 2^31 elements and 4 GiB on a few mapped pages.
+constexpr std::int64_t kFarStride = std::int64_t{1} << 31;
+constexpr std::int64_t kFarMaxLines = 16;
 constexpr std::uint64_t kMaxPad = 63;
 constexpr std::uint64_t kMaxOffset = 64;
 constexpr std::uint64_t kMaxSeed = 65535;
@@ -219,10 +223,15 @@ Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Pl
         mode = 4, step = cs - 2, pad = rs - cols * cs;
       else if (rs >= 2 && rs <= 4 && cs - rows * rs >= 0 && cs - rows * rs <= static_cast<std::int64_t>(kMaxPad))
         mode = 5, step = rs - 2, pad = cs - rows * rs;
+      else if (cs == 1 && rows <= kFarMaxLines && rs - kFarStride >= 0 && rs - kFarStride <= std::int64_t{kMaxPad})
+        mode = 7, pad = rs - kFarStride;
+      else if (rs == 1 && rows > kFarMaxLines && cols <= kFarMaxLines && cs - kFarStride >= 0 &&
+               cs - kFarStride <= std::int64_t{kMaxPad})
+        mode = 7, pad = cs - kFarStride;
     }
   }
   Placement p;
-  // Modes 0, 1, 6, 7 (the bytes libFuzzer favours among them): contiguous.
+  // Modes 0, 1, 6 (bytes libFuzzer favours among them): contiguous.
   const auto m = k.take(0, kLayoutModes - 1, mode, field);
   if (m == 2) {
     p.strides = std::pair{cols + 1 + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)), std::int64_t{1}};
@@ -234,6 +243,9 @@ Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Pl
   } else if (m == 5) {
     const auto s = 2 + static_cast<std::int64_t>(k.take(0, 2, step, field));
     p.strides = std::pair{s, rows * s + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field))};
+  } else if (m == 7 && (rows <= kFarMaxLines || cols <= kFarMaxLines)) {
+    const auto far = kFarStride + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field));
+    p.strides = rows <= kFarMaxLines ? std::pair{far, std::int64_t{1}} : std::pair{std::int64_t{1}, far};
   }
   // Offsets: 0 three times in four, else 1..64 elements (misaligns vector paths).
   std::optional<std::uint64_t> offset_mode, offset;

@@ -14,7 +14,8 @@
 //             size_choice in case_decoder.cpp): the limits are reached by one rare way in 16
 //   values    recipe and its parameter (default or one from a table of in-domain values)
 //   layout    per tensor: contiguous, padded rows, column-major (+padding), a column stride of
-//             2..4, column-major with a row stride of 2..4; an offset of 0..64 elements
+//             2..4, column-major with a row stride of 2..4, far (rows or columns 2^31 + 0..63
+//             elements apart, at most 16 of them); an offset of 0..64 elements
 //   seed      of the value recipe (0..65535)
 //   schedule  0 (thread order) or a seed: the order of a block's threads is part of the input
 //

@@ -9,6 +9,8 @@
 namespace kverify {
 namespace {
 
+constexpr std::int64_t kInt32Max = 2147483647;
+
 struct Precondition {
   std::string_view name;      // may hold <dim>
   std::string_view argument;  // "" for a flag
@@ -158,7 +160,6 @@ std::optional<std::string> outside_domain(const Domain& d, const Case& c) {
       return tensor + ".offset=" + std::to_string(l.offset) + " puts its first element " +
              std::to_string(l.offset * element_bytes % 256) +
              " bytes past a 256-byte boundary (ACCEPTS aligned=" + std::to_string(d.aligned) + ")";
-    constexpr std::int64_t kInt32Max = 2147483647;
     if (d.int32_indexing && (l.footprint() > kInt32Max || l.rows > kInt32Max || l.cols > kInt32Max))
       return tensor + " reaches element " + std::to_string(l.footprint() - 1) +
              ", past 2^31 - 1 (ACCEPTS int32_indexing: the launcher takes int sizes)";
@@ -205,6 +206,13 @@ bool fit_into(const Domain& d, Case& c) {
       if (*p.strides == std::pair{cols, std::int64_t{1}}) p.strides.reset();  // the canonical form
     }
     if (d.aligned > element_bytes) p.offset = round_up(p.offset, d.aligned / element_bytes);
+    // A far layout for a kernel that indexes in 32 bits: the same kind of layout, near.
+    if (d.int32_indexing && p.strides && f.layout(t).footprint() > kInt32Max) {
+      auto& [rs, cs] = *p.strides;
+      if (rs > kInt32Max) rs = cs <= 1 ? cols + 1 : cols * cs + 1;
+      if (cs > kInt32Max) cs = rows + 1;
+      if (*p.strides == std::pair{cols, std::int64_t{1}}) p.strides.reset();
+    }
   }
   if (outside_domain(d, f)) return false;
   for (int t = 0; t < f.op->tensor_count; ++t)  // the Case parser's own layout rules

@@ -66,8 +66,9 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     std::vector<std::unique_ptr<emu::race::GlobalRegion>> watched;
     for (auto& image : images) {
       request.tensors.push_back({image.element(0, 0), image.layout()});
-      watched.push_back(
-          std::make_unique<emu::race::GlobalRegion>(image.data(), image.bytes(), "tensor " + image.name()));
+      for (const auto& s : image.segments())  // a far layout's mapped pages, or the whole image
+        watched.push_back(std::make_unique<emu::race::GlobalRegion>(image.data() + s.begin, s.end - s.begin,
+                                                                    "tensor " + image.name()));
     }
     std::vector<unsigned char> workspace(variant.workspace_bytes ? variant.workspace_bytes(request) : 0, 0xff);
     request.workspace = workspace.empty() ? nullptr : workspace.data();
@@ -78,11 +79,24 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
   }
 #if KVERIFY_HAVE_CUDA
   std::vector<std::unique_ptr<cuda::DeviceBuffer>> buffers;
+  std::vector<std::unique_ptr<cuda::SparseDeviceBuffer>> sparse_buffers;
   for (auto& image : images) {
-    buffers.push_back(std::make_unique<cuda::DeviceBuffer>(image.bytes()));
-    buffers.back()->upload(image.data());
+    void* device = nullptr;
+    if (image.sparse()) {  // a far layout: only its mapped pages exist on the device too
+      std::vector<cuda::SparseDeviceBuffer::Range> mapped;
+      for (const auto& s : image.segments()) mapped.push_back({s.begin, s.end});
+      sparse_buffers.push_back(std::make_unique<cuda::SparseDeviceBuffer>(image.bytes(), mapped));
+      sparse_buffers.back()->upload(image.data());
+      buffers.push_back(nullptr);
+      device = sparse_buffers.back()->data();
+    } else {
+      buffers.push_back(std::make_unique<cuda::DeviceBuffer>(image.bytes()));
+      buffers.back()->upload(image.data());
+      sparse_buffers.push_back(nullptr);
+      device = buffers.back()->data();
+    }
     const std::size_t first = static_cast<std::size_t>(image.element(0, 0) - image.data());
-    request.tensors.push_back({static_cast<unsigned char*>(buffers.back()->data()) + first, image.layout()});
+    request.tensors.push_back({static_cast<unsigned char*>(device) + first, image.layout()});
   }
   std::unique_ptr<cuda::DeviceBuffer> workspace;
   if (const std::size_t bytes = variant.workspace_bytes ? variant.workspace_bytes(request) : 0; bytes > 0) {
@@ -96,7 +110,8 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
   variant.launch_cuda(request);
   cuda::check_launch(std::string(variant.name).c_str());  // a refused <<<>>> the launcher did not check
   cuda::synchronize(std::string(variant.name).c_str());
-  for (std::size_t i = 0; i < images.size(); ++i) buffers[i]->download(images[i].data());
+  for (std::size_t i = 0; i < images.size(); ++i)
+    buffers[i] ? buffers[i]->download(images[i].data()) : sparse_buffers[i]->download(images[i].data());
 #else
   throw std::runtime_error("this build of kverify has no cuda backend");
 #endif

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,23 +24,43 @@ namespace kverify {
 
 enum class Poison : std::uint8_t { nan, random_finite };
 
+// Far layouts (a small tensor whose strides or offset put elements past 2^31 elements or 4 GiB,
+// e.g. shape=3x5 x.strides=2147483659,1): the image reserves its whole address range, maps only
+// the pages that hold elements, each with at least kCanaryBytes of canary on either side, and keeps
+// 16 GiB of reserved, unmapped address space before and after it (what an offset wrapped in 32 bits
+// reaches); an access anywhere else in that range is counted (the page then reads as zeros) and
+// damaged_canaries() reports it. Used when the image is past 1 GiB and the mapped pages are at most
+// a sixteenth of it; segments() lists what is mapped (a dense image: one segment, all of it).
 class GuardedImage {
  public:
   static constexpr std::size_t kCanaryBytes = 1024;  // each side; keeps 256-byte alignment
 
   GuardedImage(std::string name, Layout2D layout, DType dtype, std::uint64_t salt);
+  GuardedImage(const GuardedImage& other);
+  GuardedImage& operator=(const GuardedImage& other);
+  GuardedImage(GuardedImage&&) noexcept = default;
+  GuardedImage& operator=(GuardedImage&&) noexcept = default;
+  ~GuardedImage() = default;
 
   const std::string& name() const { return name_; }
   const Layout2D& layout() const { return layout_; }
   DType dtype() const { return dtype_; }
-  std::size_t bytes() const { return bytes_.size(); }
-  unsigned char* data() { return bytes_.data(); }
-  const unsigned char* data() const { return bytes_.data(); }
+  std::size_t bytes() const { return size_; }
+  unsigned char* data() { return data_; }
+  const unsigned char* data() const { return data_; }
   // Byte offset of the layout's element index 0 (where the kernel's pointer points).
   std::size_t origin() const { return kCanaryBytes; }
 
+  struct Segment {
+    std::size_t begin, end;  // bytes [begin, end) of the image
+  };
+  bool sparse() const { return reservation_ != nullptr; }
+  const std::vector<Segment>& segments() const { return segments_; }
+  // The bytes a sparse image of this layout maps, or nullopt when it would be dense.
+  static std::optional<std::uint64_t> sparse_bytes(const Layout2D& layout, DType dtype);
+
   unsigned char* element(std::int64_t r, std::int64_t c);
-  TensorView view() const { return {bytes_.data() + origin(), layout_, dtype_}; }
+  TensorView view() const { return {data_ + origin(), layout_, dtype_}; }
 
   void poison(Poison kind, std::uint64_t seed, unsigned threads = 1);  // threads: rows spread over host threads
   // The poison value's raw bits at (r, c) for this kind and seed (to recognise unwritten elements).
@@ -52,6 +74,8 @@ class GuardedImage {
  private:
   unsigned char canary_byte(std::size_t position) const;
   std::string describe_position(std::size_t position) const;
+  bool is_element_slot(std::size_t slot) const;
+  void allocate(const std::vector<Segment>* sparse_segments);
 
   std::string name_;
   Layout2D layout_;
@@ -68,8 +92,22 @@ class GuardedImage {
     void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{256}); }
     friend bool operator==(const Aligned256&, const Aligned256&) { return true; }
   };
-  std::vector<unsigned char, Aligned256<unsigned char>> bytes_;
-  std::vector<std::uint64_t> is_element_;  // bitmap over element slots of the footprint
+  // An address range reserved with mmap (sparse images), unmapped when the image goes.
+  struct Reservation {
+    unsigned char* base;
+    std::size_t bytes;
+    int slot = -1;  // its entry in the fault handler's table (guarded_image.cpp)
+    ~Reservation();
+    std::uint64_t strays() const;  // pages of the range a kernel touched outside the mapped ones
+    std::uintptr_t first_stray() const;
+  };
+  std::vector<unsigned char, Aligned256<unsigned char>> dense_;
+  std::unique_ptr<Reservation> reservation_;
+  unsigned char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::vector<Segment> segments_;
+  std::vector<std::uint64_t> is_element_;     // dense: bitmap over element slots of the footprint
+  std::vector<std::uint64_t> element_slots_;  // sparse: the element slots, sorted
 };
 
 }  // namespace kverify

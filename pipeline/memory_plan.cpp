@@ -46,6 +46,11 @@ MemoryNeed memory_need(const Case& c, int image_sets, std::int64_t reference_ele
   MemoryNeed need;
   for (int t = 0; t < c.op->tensor_count; ++t) {
     const auto footprint = static_cast<std::uint64_t>(c.layout(t).footprint());
+    if (const auto mapped = GuardedImage::sparse_bytes(c.layout(t), c.dtype)) {  // a far layout: its pages only
+      need.device = add(need.device, *mapped);
+      need.host = add(need.host, mul(static_cast<std::uint64_t>(image_sets), *mapped));
+      continue;
+    }
     const std::uint64_t bytes = add(mul(footprint, size_of(c.dtype)), 2 * GuardedImage::kCanaryBytes);
     need.device = add(need.device, bytes);
     need.host = add(need.host, mul(static_cast<std::uint64_t>(image_sets), add(bytes, footprint / 8)));  // + bitmap

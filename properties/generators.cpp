@@ -36,7 +36,7 @@ rc::Gen<std::int64_t> tail_size(std::int64_t max) {
 rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind) {
   return rc::gen::exec([=] {
     const int first = any_kind ? 0 : 1;
-    const auto kind = static_cast<PlacementKind>(*rc::gen::inRange(first, 4));
+    const auto kind = static_cast<PlacementKind>(*rc::gen::inRange(first, 5));
     Placement p;
     p.offset = *rc::gen::weightedOneOf<std::int64_t>(
         {{3, rc::gen::just<std::int64_t>(0)}, {1, rc::gen::inRange<std::int64_t>(1, 40)}});
@@ -55,6 +55,14 @@ rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind
         p.strides = std::pair{cols * cs + pad, cs};
         break;
       }
+      case PlacementKind::far:
+        if (rows <= kFarMaxLines)
+          p.strides = std::pair{kFarStride + pad, std::int64_t{1}};
+        else if (cols <= kFarMaxLines)
+          p.strides = std::pair{std::int64_t{1}, kFarStride + pad};
+        else
+          p.strides = std::pair{cols + pad, std::int64_t{1}};  // too many rows and columns: padded
+        break;
     }
     return p;
   });

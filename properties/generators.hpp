@@ -21,7 +21,12 @@ rc::Gen<std::int64_t> tail_size(std::int64_t max);
 // Only the tail list (for the tail-width property).
 rc::Gen<std::int64_t> tail_size_exactly(std::int64_t max);
 
-enum class PlacementKind { contiguous, padded_rows, column_major, strided_columns };
+// far: rows (or, for a tensor of many rows and few columns, columns) 2^31 + a few elements apart,
+// on tensors of at most kFarMaxLines of them: every row past 2^31 elements and 4 GiB, at the cost
+// of a few mapped pages (pipeline/guarded_image.hpp), so a 32-bit offset shows on emu.
+enum class PlacementKind { contiguous, padded_rows, column_major, strided_columns, far };
+inline constexpr std::int64_t kFarStride = std::int64_t{1} << 31;
+inline constexpr std::int64_t kFarMaxLines = 16;
 // The placement of one rows x cols tensor; `any_kind` false forces a non-contiguous one.
 rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind);
 

@@ -27,6 +27,31 @@ TEST(GuardedImage, FreshImageHasNoDamageAndEveryGapIsGuarded) {
   EXPECT_NE(damage[0].find("gap in row 1"), std::string::npos) << damage[0];
 }
 
+TEST(GuardedImage, AFarLayoutMapsOnlyItsElementsPagesAndReportsAStrayAccess) {
+  const Layout2D far{3, 5, (std::int64_t{1} << 31) + 11, 1, 0};  // rows 8 GiB apart
+  ASSERT_TRUE(GuardedImage::sparse_bytes(far, DType::f32));
+  EXPECT_LE(*GuardedImage::sparse_bytes(far, DType::f32), 3u * 3 * 4096) << "each row: its page and a canary page";
+  GuardedImage image("x", far, DType::f32, 3);
+  ASSERT_TRUE(image.sparse());
+  EXPECT_GT(image.bytes(), std::size_t{16} << 30);
+  std::size_t total = 1;
+  EXPECT_TRUE(image.damaged_canaries(8, &total).empty());
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 5; ++c) std::memset(image.element(r, c), 0x42, 4);
+  EXPECT_TRUE(image.damaged_canaries(8, &total).empty());
+  GuardedImage copy = image;  // the second run's images: a reservation of its own, the same bytes
+  EXPECT_EQ(copy.hash(), image.hash());
+  // An element offset of row 1 computed in int: 2^32 elements before it, in the reserved range.
+  volatile float* wrapped = reinterpret_cast<float*>(image.element(1, 0)) - (std::int64_t{1} << 32);
+  EXPECT_EQ(*wrapped, 0.0f) << "a stray page reads as zeros";
+  const auto damage = image.damaged_canaries(8, &total);
+  ASSERT_EQ(damage.size(), 1u);
+  EXPECT_NE(damage[0].find("bytes before the buffer"), std::string::npos) << damage[0];
+  EXPECT_TRUE(copy.damaged_canaries(8, &total).empty()) << "the copy's range is its own";
+  std::memset(copy.element(2, 4) + 4, 0, 1);  // the byte after the last element: its canary page
+  EXPECT_EQ(copy.damaged_canaries(8, &total).size(), 1u);
+}
+
 TEST(GuardedImage, PoisonPatternsAreNanThenFiniteAndRecognisable) {
   for (DType d : {DType::f32, DType::f16, DType::bf16}) {
     GuardedImage image("y", Layout2D::row_major(2, 3), d, 2);

@@ -103,6 +103,20 @@ TEST(RunCaseGuards, AnUnwrittenElementIsNamed) {
   EXPECT_EQ(v.outcome, Outcome::fail);
 }
 
+// Far layouts: rows 2^31 + 11 elements apart on a 3x5 tensor, a few pages mapped. Every production
+// row_sum variant takes it; offsets computed in int wrap 2^32 elements back, into the reserved
+// range before the buffer, which the canary check reports.
+TEST(RunCaseGuards, FarLayoutsPassProductionKernelsAndCatch32BitOffsets) {
+  const std::string far = "op=row_sum backend=emu shape=3x5 x.strides=2147483659,1";
+  for (const auto& v : kverify::kernels::row_sum::variants()) {
+    const auto verdict = run_case(parse_case(far + " variant=" + std::string(v.name)));
+    EXPECT_EQ(verdict.outcome, Outcome::pass) << format(verdict);
+  }
+  const auto v = run_mutant("mutant_int32_offsets", far);
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_TRUE(has_guard(v, "canary", "bytes before the buffer")) << format(v);
+}
+
 TEST(RunCaseGuards, AWriteIntoTheInputIsCaught) {
   const auto v = run_mutant("mutant_writes_x0", "op=softmax backend=emu shape=2x7");
   EXPECT_TRUE(has_guard(v, "input-modified")) << format(v);

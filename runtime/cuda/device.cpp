@@ -1,7 +1,11 @@
 #include "runtime/cuda/device.hpp"
 
+#include <cuda.h>
+
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
+#include <type_traits>
 
 #include "runtime/cuda/check.hpp"
 
@@ -57,6 +61,114 @@ void DeviceBuffer::download(void* host) const {
 }
 
 void DeviceBuffer::fill(unsigned char byte) { KV_CUDA_CHECK(cudaMemset(data_, byte, bytes_)); }
+
+namespace {
+
+// The driver API's virtual memory functions, through the runtime (no link against libcuda).
+struct Vmm {
+  decltype(&cuMemAddressReserve) reserve = nullptr;
+  decltype(&cuMemAddressFree) free = nullptr;
+  decltype(&cuMemCreate) create = nullptr;
+  decltype(&cuMemRelease) release = nullptr;
+  decltype(&cuMemMap) map = nullptr;
+  decltype(&cuMemUnmap) unmap = nullptr;
+  decltype(&cuMemSetAccess) set_access = nullptr;
+  decltype(&cuMemGetAllocationGranularity) granularity = nullptr;
+};
+
+const Vmm& vmm() {
+  static const Vmm v = [] {
+    Vmm f;
+    const auto get = [](const char* symbol, auto& fn) {
+      void* p = nullptr;
+      cudaDriverEntryPointQueryResult found{};
+      check(cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &found),
+            (std::string("cudaGetDriverEntryPointByVersion ") + symbol).c_str());
+      if (found != cudaDriverEntryPointSuccess || !p)
+        throw std::runtime_error(std::string("the CUDA driver has no ") + symbol + " (far layouts need it)");
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+    };
+    get("cuMemAddressReserve", f.reserve);
+    get("cuMemAddressFree", f.free);
+    get("cuMemCreate", f.create);
+    get("cuMemRelease", f.release);
+    get("cuMemMap", f.map);
+    get("cuMemUnmap", f.unmap);
+    get("cuMemSetAccess", f.set_access);
+    get("cuMemGetAllocationGranularity", f.granularity);
+    return f;
+  }();
+  return v;
+}
+
+void driver_check(CUresult r, const std::string& what) {
+  if (r != CUDA_SUCCESS) throw std::runtime_error(what + " failed: CUresult " + std::to_string(static_cast<int>(r)));
+}
+
+}  // namespace
+
+SparseDeviceBuffer::SparseDeviceBuffer(std::size_t bytes, const std::vector<Range>& mapped) : ranges_(mapped) {
+  const Vmm& f = vmm();
+  int device = 0;
+  KV_CUDA_CHECK(cudaGetDevice(&device));
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  std::size_t g = 0;
+  driver_check(f.granularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), "cuMemGetAllocationGranularity");
+  const auto round_up = [g](std::size_t v) { return (v + g - 1) / g * g; };
+  guard_ = round_up(std::size_t{16} << 30);
+  reserved_ = guard_ + round_up(bytes) + guard_;
+  CUdeviceptr base = 0;
+  driver_check(f.reserve(&base, reserved_, g, 0, 0),
+               "cuMemAddressReserve of " + std::to_string(reserved_ >> 30) + " GiB");
+  base_ = base;
+  try {
+    for (const Range& r : mapped) {
+      Range chunk{r.begin / g * g, round_up(r.end)};
+      if (!mappings_.empty() && chunk.begin < mappings_.back().first.end) chunk.begin = mappings_.back().first.end;
+      if (chunk.begin >= chunk.end) continue;
+      CUmemGenericAllocationHandle handle = 0;
+      driver_check(f.create(&handle, chunk.end - chunk.begin, &prop, 0), "cuMemCreate");
+      mappings_.push_back({chunk, handle});
+      const CUdeviceptr at = base_ + guard_ + chunk.begin;
+      driver_check(f.map(at, chunk.end - chunk.begin, 0, handle, 0), "cuMemMap");
+      CUmemAccessDesc access{};
+      access.location = prop.location;
+      access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      driver_check(f.set_access(at, chunk.end - chunk.begin, &access, 1), "cuMemSetAccess");
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+SparseDeviceBuffer::~SparseDeviceBuffer() { release(); }
+
+void SparseDeviceBuffer::release() {
+  const Vmm& f = vmm();
+  for (auto& [chunk, handle] : mappings_) {
+    f.unmap(base_ + guard_ + chunk.begin, chunk.end - chunk.begin);
+    f.release(handle);
+  }
+  mappings_.clear();
+  if (base_) f.free(base_, reserved_);
+  base_ = 0;
+}
+
+void SparseDeviceBuffer::upload(const unsigned char* host) {
+  for (const Range& r : ranges_)
+    KV_CUDA_CHECK(cudaMemcpy(static_cast<unsigned char*>(data()) + r.begin, host + r.begin, r.end - r.begin,
+                             cudaMemcpyHostToDevice));
+}
+
+void SparseDeviceBuffer::download(unsigned char* host) const {
+  for (const Range& r : ranges_)
+    KV_CUDA_CHECK(cudaMemcpy(host + r.begin, static_cast<const unsigned char*>(data()) + r.begin, r.end - r.begin,
+                             cudaMemcpyDeviceToHost));
+}
 
 void synchronize(const char* after) {
   check(cudaDeviceSynchronize(), (std::string("synchronize after ") + after).c_str());

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kverify::cuda {
 
@@ -38,6 +40,31 @@ class DeviceBuffer {
  private:
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
+};
+
+// Device memory for a far layout (pipeline/guarded_image.hpp): the whole range reserved in the
+// device's address space (the virtual memory API: cuMemAddressReserve) with 16 GiB more on either
+// side, and physical memory mapped only under the given byte ranges (cuMemMap, rounded to the
+// allocation granularity); an access anywhere else faults the kernel.
+class SparseDeviceBuffer {
+ public:
+  struct Range {
+    std::size_t begin, end;
+  };
+  SparseDeviceBuffer(std::size_t bytes, const std::vector<Range>& mapped);
+  ~SparseDeviceBuffer();
+  SparseDeviceBuffer(const SparseDeviceBuffer&) = delete;
+  SparseDeviceBuffer& operator=(const SparseDeviceBuffer&) = delete;
+  void* data() const { return reinterpret_cast<void*>(base_ + guard_); }
+  void upload(const unsigned char* host);  // the mapped ranges only
+  void download(unsigned char* host) const;
+
+ private:
+  void release();
+  unsigned long long base_ = 0;  // CUdeviceptr of the reservation
+  std::size_t reserved_ = 0, guard_ = 0;
+  std::vector<Range> ranges_;                                   // as given
+  std::vector<std::pair<Range, unsigned long long>> mappings_;  // granule-rounded ranges and their handles
 };
 
 // Waits for all work on the device and throws cuda::Error if a kernel faulted.

@@ -15,6 +15,8 @@
 //   mutant_unfenced_last_block     the last block combines the others' partials, no __threadfence
 //                                  before the ticket (cross-block; emu's serial blocks get the values right)
 //   mutant_uninit_shared           a block sums partials that threads past the row never wrote
+// mutant_int32_offsets computes element offsets in int: the far layouts (rows 2^31 elements apart on
+// a tiny tensor, pipeline/guarded_image.hpp) kill it on emu, where only `kverify huge` did on a GPU.
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include <cstddef>
@@ -209,6 +211,26 @@ __global__ void __launch_bounds__(256) row_sum_uninit_shared(RowSumArgs<T> a) {
   store_total_of_partials(a, row, partial);
 }
 
+// row_sum, a warp per row, that computes element offsets in int, as a launcher with int sizes
+// would: right until a row starts past 2^31 elements (a far layout reaches that on a 2x1 tensor).
+template <typename T>
+__global__ void row_sum_int32_offsets(RowSumArgs<T> a) {
+  const int row = static_cast<int>(blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+  if (row >= a.rows) return;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int row_stride = static_cast<int>(a.x_row_stride), col_stride = static_cast<int>(a.x_col_stride);
+  // int arithmetic that wraps as the GPU's does (spelled in unsigned: a signed overflow is undefined
+  // in C++, and the host compiler would be free to widen it).
+  const auto offset = [](int r, int rs, int c, int cs) {
+    return static_cast<int>(static_cast<unsigned>(r) * static_cast<unsigned>(rs) +
+                            static_cast<unsigned>(c) * static_cast<unsigned>(cs));
+  };
+  float sum = 0.0f;
+  for (int c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[offset(row, row_stride, c, col_stride)]);  // BUG
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
 
@@ -225,6 +247,7 @@ inline dim3 warp_per_row_grid(long long rows) { return dim3(static_cast<unsigned
 KV_ROW_SUM_MUTANT(drop_tail)
 KV_ROW_SUM_MUTANT(skip_last_row)
 KV_ROW_SUM_MUTANT(nonzero_padding)
+KV_ROW_SUM_MUTANT(int32_offsets)
 #undef KV_ROW_SUM_MUTANT
 
 void uninit_scratch(const LaunchRequest& r) {

@@ -86,7 +86,7 @@ case "${1:-}" in
       echo "commit: ${KVERIFY_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv,noheader
     } | tee -a "$summary"
-    k=build-gpu/tools/kverify
+    k="${KVERIFY_BIN:-build-gpu/tools/kverify}"  # KVERIFY_BIN: another static build (tools/gpu-examples.sh's)
     suites() {
       build-gpu/runtime/cuda/cuda_tests && build-gpu/pipeline/pipeline_tests && build-gpu/runtime/emu/emu_tests
     }
@@ -103,6 +103,21 @@ case "${1:-}" in
     }
     step cli_runs runs
     step check_all "$k" check --backend all --budget 30 --json "$out/check.json"
+    far_layouts() {  # rows 2^31 elements apart on tiny tensors (the virtual memory API): production
+      local ok=0     # variants pass, the 32-bit offset mutant fails; then the catalogue on cuda, which draws them
+      for v in warp_per_row block_per_row rows_vec split_row split_vec; do
+        "$k" run "op=row_sum variant=$v shape=3x5 x.strides=2147483659,1 backend=cuda" | head -1
+        [[ ${PIPESTATUS[0]} -eq 0 ]] || ok=1
+      done
+      "$k" run 'op=softmax shape=2x300 x.strides=2147483700,1 y.strides=2147483650,1 backend=cuda' | head -1 || ok=1
+      "$k" run 'op=gelu_tanh dtype=bf16 shape=4x33 x.strides=1,2147483651 backend=cuda' | head -1 || ok=1
+      "$k" run 'op=matmul_relu shape=5x7x3 a.strides=2147483651,1 backend=cuda' | head -1 || ok=1
+      "$k" run 'op=row_sum variant=mutant_int32_offsets shape=3x5 x.strides=2147483659,1 backend=cuda'
+      [[ $? -eq 1 ]] || { echo "the 32-bit offset mutant was not caught"; ok=1; }
+      "$k" check --backend cuda --budget 5 --json /tmp/check-far.json | tail -2 || ok=1
+      return $ok
+    }
+    step far_layouts far_layouts
     sanitizers() {  # compute-sanitizer over CLI runs that use shared memory, barriers and shuffles
       local ok=0
       for c in 'op=softmax dtype=f16 shape=5x4097 backend=cuda' 'op=softmax variant=block_on_chip shape=4x3000 backend=cuda' \
@@ -142,7 +157,8 @@ case "${1:-}" in
       return $ok
     }
     step fuzz_run_cuda fuzz_run_cuda
-    step mutants "$k" mutants --backend cuda --out "$out"
+    # Each mutant in a process of its own, the GPU-side tools on what the catalogue leaves.
+    step mutants "$k" mutants --backend cuda --fuzz-time "${KVERIFY_MUTANTS_FUZZ_TIME:-10}" --out "$out"
     bench_quick() {  # the timing path and every baseline on small shapes, then the gate refusing a mutant
       "$k" bench --quick --seed 1 --json "$out/bench-quick.json" --md "$out/bench-quick.md" || return 1
       "$k" bench --variant mutant_drop_tail --shape 268435x1000 --dtype f32 --gate-extra 0 \

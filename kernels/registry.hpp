@@ -68,10 +68,9 @@ std::span<const Variant> all_variants();
 // each op's mutants (kernels/<op>/mutants/) and users' own, in call order; the table is generated at configure time.
 std::span<const Variant> added_variants();
 std::span<const Variant> mutant_variants();  // the added variants marked mutant: deliberately wrong, never auto
-// Mutants that only a GPU-side tool kills (compute-sanitizer, fault isolation, the huge Cases;
-// kernels/gelu_tanh/mutants, kernels/row_sum/mutants): the in-process mutation self-test leaves them out (one
-// crashes the process, the others pass the catalogue by design) and `kverify check --variant` or
-// `kverify huge` runs them.
+// The GPU-side tools' mutants (compute-sanitizer, fault isolation, the huge Cases; kernels/gelu_tanh/mutants,
+// kernels/row_sum/mutants): the in-process mutation self-test leaves them out (one ends the process);
+// `kverify mutants`, a process per mutant, runs them on both backends.
 inline bool killed_by_gpu_tools(const Variant& v) { return v.name.starts_with("mutant_gpuv_"); }
 const Variant* find_variant(std::string_view op, std::string_view name);
 

@@ -390,9 +390,7 @@ std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, cons
           " Cases, until one kills the mutant): " + std::to_string(rows.size() - survivors) + " of " +
           std::to_string(rows.size());
   else
-    md +=
-        " (the GPU-side tools run on cuda only; the mutant_gpuv_* mutants, whose bugs only they or a device "
-        "fault show, are left to `kverify mutants --backend cuda`)";
+    md += " (the GPU-side tools run on cuda only)";
   md +=
       ". KernelBench-style check (5 random normal trials at one power-of-two shape, allclose 1e-4 f32 / "
       "1e-2 bf16): " +
@@ -454,8 +452,7 @@ int run_mutants(const MutantsOptions& o) {
     selected.push_back(found);
   }
   if (o.only.empty())
-    for (const auto& v : mutant_variants())  // on emu not the mutant_gpuv_*: their bugs pass emu by design
-      if (o.backend == Backend::cuda || !killed_by_gpu_tools(v)) selected.push_back(&v);
+    for (const auto& v : mutant_variants()) selected.push_back(&v);
   if (o.here && selected.size() != 1) throw InputError("--here: needs exactly one --only mutant");
 
   std::error_code tmp_ec;

@@ -50,6 +50,9 @@ void for_chunks(std::size_t n, bool parallel, std::size_t align, F f) {
 constexpr std::size_t kPage = 4096;
 constexpr std::uint64_t kSparseAbove = std::uint64_t{1} << 30;  // image bytes
 constexpr std::uint64_t kMaxSparseElements = std::uint64_t{1} << 20;
+// Address space, not memory: a few of these beside the race detector's shadow fit in x86-64's 128 TiB;
+// a larger footprint is planned as a dense one (and refused for its memory need).
+constexpr std::uint64_t kSparseAtMost = std::uint64_t{4} << 40;
 constexpr std::size_t kFarGuard = std::size_t{16} << 30;  // unmapped, each side: an int32 element offset's reach
 
 std::size_t image_bytes(const Layout2D& layout, DType dtype) {
@@ -60,7 +63,9 @@ std::size_t image_bytes(const Layout2D& layout, DType dtype) {
 // nullopt when the image should be dense (small, many elements, or mostly elements).
 std::optional<std::vector<GuardedImage::Segment>> sparse_plan(const Layout2D& layout, DType dtype) {
   const std::size_t total = image_bytes(layout, dtype);
-  if (total < kSparseAbove || static_cast<std::uint64_t>(layout.elements()) > kMaxSparseElements) return std::nullopt;
+  if (total < kSparseAbove || total > kSparseAtMost ||
+      static_cast<std::uint64_t>(layout.elements()) > kMaxSparseElements)
+    return std::nullopt;
   const std::size_t esize = size_of(dtype), end = (total + kPage - 1) / kPage * kPage;
   std::vector<GuardedImage::Segment> windows;
   windows.reserve(static_cast<std::size_t>(layout.elements()));
@@ -349,13 +354,14 @@ std::vector<std::string> GuardedImage::damaged_canaries(std::size_t limit, std::
   if (sparse() && reservation_->strays() > 0) {  // accesses outside every element's pages
     const auto at = static_cast<std::intptr_t>(reservation_->first_stray() - reinterpret_cast<std::uintptr_t>(data_));
     count += reservation_->strays();
-    found.push_back("an access " +
-                    (at < 0 ? std::to_string(-at) + " bytes before the buffer"
-                     : static_cast<std::size_t>(at) >= size_
-                         ? std::to_string(at - static_cast<std::intptr_t>(size_)) + " bytes past the buffer's end"
-                         : "at byte " + std::to_string(at) + ", on a page of the far layout that holds no element") +
-                    " (" + std::to_string(reservation_->strays()) +
-                    " page(s) outside the elements' touched; an element offset computed in 32 bits wraps 2^32 elements away)");
+    found.push_back(
+        "an access " +
+        (at < 0 ? std::to_string(-at) + " bytes before the buffer"
+         : static_cast<std::size_t>(at) >= size_
+             ? std::to_string(at - static_cast<std::intptr_t>(size_)) + " bytes past the buffer's end"
+             : "at byte " + std::to_string(at) + ", on a page of the far layout that holds no element") +
+        " (" + std::to_string(reservation_->strays()) +
+        " page(s) outside the elements' touched; an element offset computed in 32 bits wraps 2^32 elements away)");
   }
   for (auto& part : parts) {
     count += part.count;

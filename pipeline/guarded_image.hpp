@@ -29,8 +29,8 @@ enum class Poison : std::uint8_t { nan, random_finite };
 // the pages that hold elements, each with at least kCanaryBytes of canary on either side, and keeps
 // 16 GiB of reserved, unmapped address space before and after it (what an offset wrapped in 32 bits
 // reaches); an access anywhere else in that range is counted (the page then reads as zeros) and
-// damaged_canaries() reports it. Used when the image is past 1 GiB and the mapped pages are at most
-// a sixteenth of it; segments() lists what is mapped (a dense image: one segment, all of it).
+// damaged_canaries() reports it. Used when the image is between 1 GiB and 4 TiB and the mapped pages
+// are at most a sixteenth of it; segments() lists what is mapped (a dense image: one segment, all of it).
 class GuardedImage {
  public:
   static constexpr std::size_t kCanaryBytes = 1024;  // each side; keeps 256-byte alignment

@@ -11,9 +11,8 @@ constexpr Option kOptions[] = {
     {"--budget", "N", ValueKind::whole, "cases per property", "30", "", 1, 100000},
     {"--fuzz-time", "S", ValueKind::whole, "seconds of short fuzz per mutant (0: none)", "10", "", 0, 3600},
     {"--out", "DIR", ValueKind::text, "where mutants.md and mutants.json go", "reports/<backend>/"},
-    {"--only", "OP/MUTANT", ValueKind::text,
-     "only this mutant (repeatable; op/mutant or mutant; also a mutant_gpuv_* one on emu)", "", "", 0, 0, nullptr,
-     true},
+    {"--only", "OP/MUTANT", ValueKind::text, "only this mutant (repeatable; op/mutant or mutant)", "", "", 0, 0,
+     nullptr, true},
     // A child process of `kverify mutants`: the one --only mutant, in this process.
     {"--here", "", ValueKind::flag, "", "", "", 0, 0, nullptr, false, true},
     {"--no-gpu-tools", "", ValueKind::flag,
@@ -49,7 +48,7 @@ const Command kMutantsCommand{
     "a column each, and the first thing that killed the mutant. Beside them a KernelBench-style check (5\n"
     "random normal trials at one power-of-two shape, allclose 1e-4 for f32, 1e-2 for bf16; n/a for a dtype\n"
     "the mutant does not take) and, separately, a short fuzz: fuzz_run on the mutant's op target pinned to\n"
-    "the mutant. On emu the mutant_gpuv_* ones, whose bugs only a GPU shows, are left out.\n",
+    "the mutant.\n",
     kOptions,
     "0 every mutant killed (by the catalogue, or on cuda by a GPU-side tool), 1 a mutant survived or could\n"
     "not be judged, 2 bad input, 3 not run here",

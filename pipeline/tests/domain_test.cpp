@@ -97,10 +97,18 @@ TEST(Domain, FitIntoMovesEveryDrawnLayoutInside) {
 
 TEST(Domain, FitIntoLeavesACaseItCannotPlaceUnchanged) {
   const Domain d = parse_domain("int32_indexing", 2);
-  Case c = parse_case("op=softmax shape=3x5 x.strides=2147483659,1");
+  Case c = parse_case("op=softmax shape=1x2147483648");
   const Case before = c;
   EXPECT_FALSE(fit_into(d, c));
   EXPECT_EQ(c, before);
+}
+
+TEST(Domain, FitIntoBringsAFarLayoutNearForA32BitIndexingKernel) {
+  const Domain d = parse_domain("int32_indexing", 2);
+  Case c = parse_case("op=softmax shape=3x5 x.strides=2147483659,1 y.strides=1,2147483650");
+  ASSERT_TRUE(fit_into(d, c));
+  EXPECT_FALSE(outside_domain(d, c)) << c.to_text();
+  EXPECT_EQ(c.to_text(), parse_case("op=softmax shape=3x5 x.strides=6,1 y.strides=1,4").to_text());
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // gelu_tanh's mutants: deliberately wrong variants, one documented bug class each, registered in this
 // folder's CMakeLists.txt through kverify_add_variant (the extension point a user's own variant
-// takes). The mutation self-test (`kverify mutants`) must kill every one but the
-// mutant_gpuv_* ones, which only a GPU-side tool kills (kernels/registry.hpp: killed_by_gpu_tools):
+// takes). The mutation self-test (`kverify mutants`, a process per mutant) must kill every one; the
+// mutant_gpuv_* ones are meant for a GPU-side tool (kernels/registry.hpp: killed_by_gpu_tools):
 //   mutant_gpuv_far_oob_write  a write 2^36 bytes past y: a device fault (cuda: illegal address;
 //                              emu: SIGSEGV) -> fault isolation, compute-sanitizer memcheck
 //   mutant_gpuv_int32_index    32-bit element offsets: right below 2^31 elements, wrong (or
-//                              faulting) above -> the huge Cases (kverify huge)
+//                              faulting) above -> the huge Cases (kverify huge), and on emu and cuda
+//                              the far layouts the catalogue draws
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include "kernels/common/backend_launch.hpp"

@@ -1,7 +1,7 @@
 // row_sum's mutants: deliberately wrong variants, one documented bug class each, registered in this
 // folder's CMakeLists.txt through kverify_add_variant (the extension point a user's own variant
-// takes). The mutation self-test (`kverify mutants`) must kill every one but the
-// mutant_gpuv_* ones, which only a GPU-side tool kills (kernels/registry.hpp: killed_by_gpu_tools):
+// takes). The mutation self-test (`kverify mutants`, a process per mutant) must kill every one; the
+// mutant_gpuv_* ones are meant for a GPU-side tool (kernels/registry.hpp: killed_by_gpu_tools):
 //   mutant_gpuv_uninit_scratch     a row sum that starts from device scratch nobody wrote
 //                                  -> compute-sanitizer initcheck (emu: the scratch is NaN, fails)
 //   mutant_gpuv_divergent_barrier  a block reduction whose __syncthreads is reached from two call

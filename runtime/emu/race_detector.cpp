@@ -695,20 +695,24 @@ AtomicScope::~AtomicScope() {
     ::kverify::emu::race::record(address, bytes, ::kverify::emu::race::Access::kind, __builtin_return_address(0)); \
   }
 
+// The sizes of one family of entry points: prefix##load4##suffix(addr) and so on.
+#define KV_RACE_HOOK_SIZES(prefix, suffix)       \
+  KV_RACE_HOOK(prefix##load1##suffix, read, 1)   \
+  KV_RACE_HOOK(prefix##load2##suffix, read, 2)   \
+  KV_RACE_HOOK(prefix##load4##suffix, read, 4)   \
+  KV_RACE_HOOK(prefix##load8##suffix, read, 8)   \
+  KV_RACE_HOOK(prefix##load16##suffix, read, 16) \
+  KV_RACE_HOOK(prefix##store1##suffix, write, 1) \
+  KV_RACE_HOOK(prefix##store2##suffix, write, 2) \
+  KV_RACE_HOOK(prefix##store4##suffix, write, 4) \
+  KV_RACE_HOOK(prefix##store8##suffix, write, 8) \
+  KV_RACE_HOOK(prefix##store16##suffix, write, 16)
+
 #if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS)
 // -fsanitize=kernel-address and no sanitizer runtime in the program. Outlined checks (a function
 // too large for inline ones, or a target without the shadow layout) call these for every access:
-KV_RACE_HOOK(__asan_load1_noabort, read, 1)
-KV_RACE_HOOK(__asan_load2_noabort, read, 2)
-KV_RACE_HOOK(__asan_load4_noabort, read, 4)
-KV_RACE_HOOK(__asan_load8_noabort, read, 8)
-KV_RACE_HOOK(__asan_load16_noabort, read, 16)
+KV_RACE_HOOK_SIZES(__asan_, _noabort)
 KV_RACE_HOOK_N(__asan_loadN_noabort, read)
-KV_RACE_HOOK(__asan_store1_noabort, write, 1)
-KV_RACE_HOOK(__asan_store2_noabort, write, 2)
-KV_RACE_HOOK(__asan_store4_noabort, write, 4)
-KV_RACE_HOOK(__asan_store8_noabort, write, 8)
-KV_RACE_HOOK(__asan_store16_noabort, write, 16)
 KV_RACE_HOOK_N(__asan_storeN_noabort, write)
 KV_RACE_HOOK(__asan_unaligned_load2_noabort, read, 2)
 KV_RACE_HOOK(__asan_unaligned_load4_noabort, read, 4)
@@ -719,17 +723,8 @@ KV_RACE_HOOK(__asan_unaligned_store4_noabort, write, 4)
 KV_RACE_HOOK(__asan_unaligned_store8_noabort, write, 8)
 KV_RACE_HOOK(__asan_unaligned_store16_noabort, write, 16)
 // Inline checks: the report calls, made only for watched memory.
-KV_RACE_HOOK(__asan_report_load1_noabort, read, 1)
-KV_RACE_HOOK(__asan_report_load2_noabort, read, 2)
-KV_RACE_HOOK(__asan_report_load4_noabort, read, 4)
-KV_RACE_HOOK(__asan_report_load8_noabort, read, 8)
-KV_RACE_HOOK(__asan_report_load16_noabort, read, 16)
+KV_RACE_HOOK_SIZES(__asan_report_, _noabort)
 KV_RACE_HOOK_N(__asan_report_load_n_noabort, read)
-KV_RACE_HOOK(__asan_report_store1_noabort, write, 1)
-KV_RACE_HOOK(__asan_report_store2_noabort, write, 2)
-KV_RACE_HOOK(__asan_report_store4_noabort, write, 4)
-KV_RACE_HOOK(__asan_report_store8_noabort, write, 8)
-KV_RACE_HOOK(__asan_report_store16_noabort, write, 16)
 KV_RACE_HOOK_N(__asan_report_store_n_noabort, write)
 // What the instrumentation calls besides the checks (there is no sanitizer runtime to tell).
 extern "C" __attribute__((visibility("default"))) void __asan_handle_no_return() {}
@@ -739,14 +734,5 @@ extern "C" __attribute__((visibility("default"))) void __asan_after_dynamic_init
 
 #if defined(KVERIFY_EMU_RACE_HOOKS_SANCOV)
 // SanitizerCoverage's load/store tracing (the sanitizer runtimes define weak no-op versions).
-KV_RACE_HOOK(__sanitizer_cov_load1, read, 1)
-KV_RACE_HOOK(__sanitizer_cov_load2, read, 2)
-KV_RACE_HOOK(__sanitizer_cov_load4, read, 4)
-KV_RACE_HOOK(__sanitizer_cov_load8, read, 8)
-KV_RACE_HOOK(__sanitizer_cov_load16, read, 16)
-KV_RACE_HOOK(__sanitizer_cov_store1, write, 1)
-KV_RACE_HOOK(__sanitizer_cov_store2, write, 2)
-KV_RACE_HOOK(__sanitizer_cov_store4, write, 4)
-KV_RACE_HOOK(__sanitizer_cov_store8, write, 8)
-KV_RACE_HOOK(__sanitizer_cov_store16, write, 16)
+KV_RACE_HOOK_SIZES(__sanitizer_cov_, )
 #endif

@@ -40,19 +40,31 @@ struct ShortFuzz {
 
 namespace fs = std::filesystem;
 
+// This program (its own children run it), or "" when /proc cannot say.
+fs::path this_program() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
+
+// argv[0] of its own children.
+std::string program() {
+  const fs::path exe = this_program();
+  return exe.empty() ? "kverify" : exe.string();
+}
+
 // fuzz_run of this build tree (build/tools/kverify -> build/fuzz/fuzz_run), or KVERIFY_FUZZ_RUN.
 fs::path fuzz_run_binary() {
   if (const char* p = std::getenv("KVERIFY_FUZZ_RUN"); p && *p) return p;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path("fuzz_run") : exe.parent_path().parent_path() / "fuzz" / "fuzz_run";
+  const fs::path exe = this_program();
+  return exe.empty() ? fs::path("fuzz_run") : exe.parent_path().parent_path() / "fuzz" / "fuzz_run";
 }
 
 // The op's seed corpus (corpus/<op>/ of the source tree), when it is there.
 fs::path corpus_of(const std::string& op) {
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && fs::is_directory(exe.parent_path().parent_path().parent_path() / "corpus" / op, ec))
+  const fs::path exe = this_program();
+  if (!exe.empty() && fs::is_directory(exe.parent_path().parent_path().parent_path() / "corpus" / op, ec))
     return exe.parent_path().parent_path().parent_path() / "corpus" / op;
 #ifdef KVERIFY_SOURCE_DIR
   if (fs::is_directory(fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op, ec))
@@ -125,12 +137,6 @@ std::string shrunk_case(const std::string& counterexample) {
   return counterexample.substr(start, counterexample.find('\'', start) - start);
 }
 
-fs::path this_program() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path("kverify") : exe;
-}
-
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 // A compute-sanitizer tool on the mutant: one property's Cases (the op's reference agreement, in
@@ -145,7 +151,7 @@ ToolRun sanitizer_run(const Variant& v, std::string_view tool, std::uint64_t see
       break;
     }
   const fs::path json = scratch / (std::string(v.name) + "-" + std::string(tool) + ".json");
-  const std::vector<std::string> argv = {this_program().string(),
+  const std::vector<std::string> argv = {program(),
                                          "check",
                                          "--backend",
                                          "cuda",
@@ -197,8 +203,7 @@ ToolRun sanitizer_run(const Variant& v, std::string_view tool, std::uint64_t see
 ToolRun huge_run(const Variant& v) {
   ChildResult r;
   try {
-    r = run_child({this_program().string(), "huge", "--backend", "cuda", "--variant", std::string(v.name)},
-                  {.time_limit = 900});
+    r = run_child({program(), "huge", "--backend", "cuda", "--variant", std::string(v.name)}, {.time_limit = 900});
   } catch (const std::exception& e) {
     return {"not run: " + std::string(e.what()), ""};
   }
@@ -287,7 +292,7 @@ Row row_from_json(const Json& j) {
 // program is killed: the catalogue's own isolation turns the same into a failing Verdict).
 Row run_isolated(const Variant& v, const MutantsOptions& o, const fs::path& scratch) {
   const fs::path dir = scratch / std::string(v.name);
-  std::vector<std::string> argv = {this_program().string(),
+  std::vector<std::string> argv = {program(),
                                    "mutants",
                                    "--here",
                                    "--only",

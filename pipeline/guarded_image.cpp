@@ -3,14 +3,13 @@
 #include <signal.h>
 #include <sys/mman.h>
 
-#include <csignal>
-#include <mutex>
-
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -111,7 +110,8 @@ struct sigaction g_previous_handler;
 void on_fault(int signal, siginfo_t* info, void* context) {
   const auto a = reinterpret_cast<std::uintptr_t>(info->si_addr);
   for (FarRange& r : g_far)
-    if (a >= r.begin.load(std::memory_order_acquire) && a < r.end.load(std::memory_order_acquire)) {
+    if (const std::uintptr_t b = r.begin.load(std::memory_order_acquire);
+        b != 0 && a >= b && a < r.end.load(std::memory_order_acquire)) {  // begin 0: a slot being filled
       if (mprotect(reinterpret_cast<void*>(a / kPage * kPage), kPage, PROT_READ | PROT_WRITE) != 0) break;
       std::uintptr_t none = 0;
       r.first_stray.compare_exchange_strong(none, a);
@@ -354,14 +354,13 @@ std::vector<std::string> GuardedImage::damaged_canaries(std::size_t limit, std::
   if (sparse() && reservation_->strays() > 0) {  // accesses outside every element's pages
     const auto at = static_cast<std::intptr_t>(reservation_->first_stray() - reinterpret_cast<std::uintptr_t>(data_));
     count += reservation_->strays();
-    found.push_back(
-        "an access " +
-        (at < 0 ? std::to_string(-at) + " bytes before the buffer"
-         : static_cast<std::size_t>(at) >= size_
-             ? std::to_string(at - static_cast<std::intptr_t>(size_)) + " bytes past the buffer's end"
-             : "at byte " + std::to_string(at) + ", on a page of the far layout that holds no element") +
-        " (" + std::to_string(reservation_->strays()) +
-        " page(s) outside the elements' touched; an element offset computed in 32 bits wraps 2^32 elements away)");
+    found.push_back("an access " +
+                    (at < 0 ? std::to_string(-at) + " bytes before the buffer"
+                     : static_cast<std::size_t>(at) >= size_
+                         ? std::to_string(at - static_cast<std::intptr_t>(size_)) + " bytes past the buffer's end"
+                         : "at byte " + std::to_string(at) + ", on a page of the far layout that holds no element") +
+                    " (pages of the reserved range touched: " + std::to_string(reservation_->strays()) +
+                    "; an element offset computed in 32 bits wraps 2^32 elements away)");
   }
   for (auto& part : parts) {
     count += part.count;

@@ -170,8 +170,13 @@ void return_shadow(std::shared_ptr<Shadow> s) {
 
 // --- the state of the launch running on this OS thread -------------------------------------------
 
+// In the order a report prefers them (widest first: see Launch::first).
+enum class Kind : std::uint8_t { cross_block, intra_block, intra_warp, uninitialized_read };
+constexpr const char* kKindNames[] = {"cross-block", "intra-block", "intra-warp", "uninitialized read"};
+constexpr int kKinds = 4;
+
 struct Race {
-  std::string category;
+  Kind kind{};
   Space space{};
   const std::string* region = nullptr;
   std::uintptr_t offset = 0;
@@ -181,9 +186,6 @@ struct Race {
   Access later_kind{};
   std::size_t bytes = 0;
 };
-
-constexpr const char* kKindNames[] = {"cross-block", "intra-block", "intra-warp", "uninitialized read"};
-constexpr int kKinds = 4;
 
 struct Launch {
   LaunchShape shape{};
@@ -297,19 +299,20 @@ std::string report(const Launch& l, const Race& r) {
       space = "device memory of " + *r.region;
       break;
   }
-  const bool cross = r.category == "cross-block";
-  std::string out = r.category + " in " + space + ", byte " + std::to_string(r.offset) + ": ";
-  if (r.category == "uninitialized read") {
+  const bool cross = r.kind == Kind::cross_block;
+  std::string out =
+      kKindNames[static_cast<int>(r.kind)] + std::string(" in ") + space + ", byte " + std::to_string(r.offset) + ": ";
+  if (r.kind == Kind::uninitialized_read) {
     out += side_text(l, r.later, Access::read, true, r.bytes) +
            ", which no thread of its block wrote before (shared memory starts undefined in every block)";
   } else {
     out += side_text(l, r.later, r.later_kind, true, r.bytes) + " that " +
            side_text(l, r.earlier, r.earlier_kind, cross, 0);
-    if (r.category == "intra-warp")
+    if (r.kind == Kind::intra_warp)
       out +=
           ", lanes of one warp with no __syncwarp or warp collective between (independent thread scheduling: "
           "lanes of a warp may run apart)";
-    else if (r.category == "intra-block")
+    else if (r.kind == Kind::intra_block)
       out += ", in the same barrier interval (no __syncthreads between)";
     else if (r.later_kind == Access::read && r.earlier_kind == Access::write)
       out += ", in the same launch with no __threadfence after the write (blocks run in any order and at once)";
@@ -328,15 +331,14 @@ inline bool separated(const Launch& l, const Side& s, int t) {  // lanes of one 
   return l.sync[static_cast<std::size_t>(t)] > s.sync;
 }
 
-void found(Launch& l, const char* category, const Region& region, std::uintptr_t granule, const Side& earlier,
+void found(Launch& l, Kind category, const Region& region, std::uintptr_t granule, const Side& earlier,
            Access earlier_kind, const Side& later, Access later_kind, std::size_t bytes) {
-  int kind = 0;
-  while (kind + 1 < kKinds && std::string_view(kKindNames[kind]) != category) ++kind;
+  const int kind = static_cast<int>(category);
   ++l.count[kind];
   std::optional<Race>& slot = l.first[kind];
   if (slot) return;
   Race r;
-  r.category = category;
+  r.kind = category;
   r.space = region.space;
   r.region = region.name;
   r.offset = granule + static_cast<std::uintptr_t>(__builtin_ctz(later.mask | 0x100u)) - region.begin;
@@ -360,25 +362,27 @@ inline void check_granule(Launch& l, const Region& region, std::uintptr_t granul
   if ((w.mask & mask) && !(atomic || w.atomic)) {
     if (w.stamp >= l.block_first) {
       if (w.stamp == l.stamp && w.thread != t && !separated(l, w, t))
-        found(l, w.warp == warp ? "intra-warp" : "intra-block", region, granule, w, Access::write, now, kind, bytes);
+        found(l, w.warp == warp ? Kind::intra_warp : Kind::intra_block, region, granule, w, Access::write, now, kind,
+              bytes);
     } else if (global && w.stamp >= l.launch_first && w.block != l.block) {
       const auto fenced = l.block_fence.find(w.block);
       if (kind == Access::write || fenced == l.block_fence.end() || fenced->second <= c.fence_epoch)
-        found(l, "cross-block", region, granule, w, Access::write, now, kind, bytes);
+        found(l, Kind::cross_block, region, granule, w, Access::write, now, kind, bytes);
     }
   }
   Side& r = c.read;
   if (kind == Access::write && (r.mask & mask) && !(atomic || r.atomic)) {
     if (r.stamp == l.stamp && r.block == l.block) {
       if (r.thread != t && !separated(l, r, t))
-        found(l, r.warp == warp ? "intra-warp" : "intra-block", region, granule, r, Access::read, now, kind, bytes);
+        found(l, r.warp == warp ? Kind::intra_warp : Kind::intra_block, region, granule, r, Access::read, now, kind,
+              bytes);
     } else if (global && r.stamp >= l.launch_first && r.stamp < l.block_first && r.block != l.block) {
-      found(l, "cross-block", region, granule, r, Access::read, now, kind, bytes);
+      found(l, Kind::cross_block, region, granule, r, Access::read, now, kind, bytes);
     }
   }
   if (kind == Access::read && !atomic && !global) {
     const std::uint8_t written = c.init_stamp == l.block_first ? c.init_mask : 0;
-    if ((written & mask) != mask) found(l, "uninitialized read", region, granule, now, kind, now, kind, bytes);
+    if ((written & mask) != mask) found(l, Kind::uninitialized_read, region, granule, now, kind, now, kind, bytes);
   }
   if (kind == Access::write) {
     c.write = now;

@@ -1,27 +1,18 @@
 #!/usr/bin/env bash
 # examples/cuda_styles and examples/your_terms as a user runs them: kverify configured with
-# KVERIFY_VARIANT_DIRS pointing at the folders (emu only, no sanitizer flavors: short on the CI
-# machine), only the CLI built; then `kverify check` must pass every cuda_styles example and fail
-# (kill) every planted-bug copy, and each your_terms registration must show what its declaration
-# does: SKIPPED outside a declared domain with draws inside it, a launcher's assert failing its
-# Cases while the run completes, a fast-math build passing under POLICY fast_math only.
-#   cuda_styles.sh <kverify source> <work dir> [budget per property, default 20]
+# KVERIFY_VARIANT_DIRS pointing at the folders (ops/tests/extended_build.sh builds it: emu only, no
+# sanitizer flavors); then `kverify check` must pass every cuda_styles example and fail (kill) every
+# planted-bug copy, and each your_terms registration must show what its declaration does: SKIPPED
+# outside a declared domain with draws inside it, a launcher's assert failing its Cases while the
+# run completes, a fast-math build passing under POLICY fast_math only.
+#   cuda_styles.sh <examples folder the CLI was built with> <that kverify CLI> <work dir> [budget per property, default 20]
 set -euo pipefail
-src="$1" work="$2" budget="${3:-20}"
-examples="$src/examples/cuda_styles"
-your_terms="$src/examples/your_terms"
-jobs="$(nproc 2>/dev/null || echo 2)"
+examples_root="$1" kv="$2" work="$3" budget="${4:-20}"
+examples="$examples_root/cuda_styles"
+[[ -x $kv ]] || { echo "FAIL: no kverify CLI at $kv (ops:extended_build builds it)"; exit 1; }
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
 cd "$work"  # kverify check writes kverify-check.json into the working folder
-
-echo "== configure and build kverify with KVERIFY_VARIANT_DIRS=$examples;$your_terms" >&2
-cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKVERIFY_ENABLE_CUDA=OFF \
-  -DKVERIFY_SANITIZER_FLAVORS=OFF -DKVERIFY_VARIANT_DIRS="$examples;$your_terms" >"$work/build.log" 2>&1 ||
-  { cat "$work/build.log"; echo "FAIL: configuring kverify with the examples"; exit 1; }
-cmake --build "$work/build" -j "$jobs" --target kverify >>"$work/build.log" 2>&1 ||
-  { tail -60 "$work/build.log"; echo "FAIL: building kverify with the examples"; exit 1; }
-kv="$work/build/tools/kverify"
 
 # op variant, from the folder's registrations (one list, so a new example is checked too).
 mapfile -t variants < <(sed -En 's/^kverify_add_(variant|kernel)\(NAME ([a-z0-9_]*) OP ([a-z_]*).*/\3 \2/p' "$examples"/*/CMakeLists.txt)

@@ -1,25 +1,16 @@
 #!/usr/bin/env bash
-# Adding an op touches its own folders and one table line: a copy of this checkout gets the toy op
-# `scale` (ops/tests/toy_op: ops/scale/ and kernels/scale/) and the line KVERIFY_OP(scale) in
-# ops/ops.def, nothing else; it must build (emu only) and the op must be in every table: the Case
-# parser, `kverify list`, `kverify run`, the check catalogue with its generic and its own
-# properties, the report sweep, the bench's gate.
-#   add_op.sh SOURCE_DIR WORK_DIR
+# Adding an op touches its own folders and one table line: ops/tests/extended_build.sh gave a copy
+# of this checkout the toy op `scale` (ops/tests/toy_op: ops/scale/ and kernels/scale/) and the line
+# KVERIFY_OP(scale) in ops/ops.def, nothing else, and built it (emu only); here the op must be in
+# every table: the Case parser, `kverify list`, `kverify run`, the check catalogue with its generic
+# and its own properties, the report sweep, the bench's gate.
+#   add_op.sh KVERIFY_CLI WORK_DIR
 set -u
-src="$1" work="$2"
+k="$1" work="$2"
 fail() { echo "FAIL: $*"; exit 1; }
+[[ -x $k ]] || fail "no kverify CLI at $k (ops:extended_build builds it)"
 rm -rf "$work"
-mkdir -p "$work/tree"
-# The checkout as committed (tracked files), then the op's two folders and the table line.
-(cd "$src" && git ls-files -z | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$work/tree" || fail "cannot copy the checkout"
-cp -r "$src/ops/tests/toy_op/." "$work/tree/"
-echo "KVERIFY_OP(scale)" >>"$work/tree/ops/ops.def"
-changed="$(cd "$work/tree" && find ops/scale kernels/scale -type f | sort | tr '\n' ' ')"
-echo "added: $changed+ one line in ops/ops.def"
-cmake -S "$work/tree" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVERIFY_ENABLE_CUDA=OFF \
-  -DKVERIFY_SANITIZER_FLAVORS=OFF >"$work/configure.log" 2>&1 || { tail -20 "$work/configure.log"; fail "configure"; }
-cmake --build "$work/build" -j "$(nproc)" --target kverify >"$work/build.log" 2>&1 || { grep -m5 -A3 error "$work/build.log"; fail "build"; }
-k="$work/build/tools/kverify"
+mkdir -p "$work"
 expect() {  # expect PATTERN ARGS...: exit 0 and output matching PATTERN
   local pattern="$1"; shift
   out="$("$k" "$@" 2>&1)"; rc=$?

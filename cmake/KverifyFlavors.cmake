@@ -16,7 +16,9 @@ endfunction()
 
 function(_kv_apply_flavor target flavor)
   if(flavor STREQUAL "asan")
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined>)
+    # -O1 -g1 after the build type's flags: ASan's own advice (-O1) and line tables for its stack
+    # traces build this flavor 2.4x faster than -O2 -g, the largest part of CI's build.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1 -g1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined>)
     target_link_options(${target} PUBLIC -fsanitize=address,undefined)
   elseif(flavor STREQUAL "tsan")
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -fno-omit-frame-pointer>)

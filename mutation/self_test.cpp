@@ -3,6 +3,7 @@
 #include <chrono>
 #include <map>
 
+#include "pipeline/run_case.hpp"
 #include "properties/catalogue.hpp"
 #include "properties/check_property.hpp"
 
@@ -24,6 +25,30 @@ Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int
       break;
     }
   }
+  // Then the boundary Cases `kverify check` runs before its properties: the costly ones (65537 rows)
+  // are there, not in the drawn Cases, so a grid capped at 65535 blocks is killed here.
+  if (!kill.killed)
+    for (const auto& line : boundary_case_lines(*find_op(mutant.op))) {
+      Case c = parse_case(line);
+      c.run_on(backend);
+      c.variant = std::string(mutant.name);
+      if (!mutant.supports(c.dtype) || unsupported(mutant, c, backend)) continue;
+      ++kill.cases;
+      std::string failure;
+      try {
+        const Verdict v = run_case(c);
+        if (v.outcome != Outcome::pass) failure = format(v);
+      } catch (const std::exception& e) {  // a Case that cannot be checked did not pass
+        failure =
+            std::string("could not be checked: ") + e.what() + "\n  reproduce: ./kverify run '" + c.to_text() + "'";
+      }
+      if (!failure.empty()) {
+        kill.killed = true;
+        kill.property = "boundary Cases";
+        kill.counterexample = failure;
+        break;
+      }
+    }
   kill.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return kill;
 }

@@ -1,5 +1,5 @@
-// The mutation self-test's engine: run the op's properties, in catalogue order, against one
-// mutant until one fails (kills it). `kverify mutants` reports from this.
+// The mutation self-test's engine: run the op's properties, in catalogue order, then the op's
+// boundary Cases, against one mutant until one fails (kills it). `kverify mutants` reports from this.
 #pragma once
 
 #include <string>
@@ -11,7 +11,7 @@ namespace kverify::properties {
 
 struct Kill {
   bool killed = false;
-  std::string property;        // the first property that failed
+  std::string property;        // the first property that failed, or "boundary Cases"
   std::string counterexample;  // RapidCheck's shrunk failure (the Verdict with its Case line)
   long cases = 0;              // cases run until the kill, over all properties tried
   double seconds = 0;

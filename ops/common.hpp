@@ -13,7 +13,7 @@ namespace kverify::ops {
 
 // Tail widths around warp and block sizes, primes and wide rows (fewer rows when wide), each plain
 // and with negative values on another thread order; then padded, offset, column-major and strided
-// layouts, integer and large values. Lines without op= and dtype= (OpSpec::boundary_cases).
+// layouts, integer and large values; last 65537 rows in f32. Lines without op= (OpSpec::boundary_cases).
 std::vector<std::string> rowwise_boundary_cases();
 
 // normal:1 first (the generators' shrink target), then recipes every op's domain holds.

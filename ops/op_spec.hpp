@@ -68,8 +68,8 @@ struct OpSpec {
   bool rows_sum_to_one;  // each output row is a distribution: the Verdict reports max |row sum - 1|
 
   // --- what the suites draw (ops/<op>/spec.cpp) -------------------------------------------------
-  // Boundary Cases of `kverify check` and the fuzz seeds: Case lines without op= and dtype=, run in
-  // every storage dtype.
+  // Boundary Cases of `kverify check` and the fuzz seeds: Case lines without op=, run in every
+  // storage dtype; a line that starts with dtype= (a costly one) runs once, in that dtype, last.
   std::vector<std::string> (*boundary_cases)();
   // In-domain value recipes for the property generators (the first is the shrink target).
   std::vector<ValueRecipe> (*in_domain_values)(DType dtype);
@@ -106,7 +106,8 @@ std::span<const OpSpec* const> all_ops();
 const OpSpec* find_op(std::string_view name);
 // The op names, comma-separated, for messages that list what is accepted.
 std::string op_names();
-// The op's boundary Cases as full Case lines, every storage dtype in turn (check, agree, fuzz seeds).
+// The op's boundary Cases as full Case lines, every storage dtype in turn, then those of one dtype
+// (check, agree, fuzz seeds).
 std::vector<std::string> boundary_case_lines(const OpSpec& op);
 
 }  // namespace kverify

@@ -28,8 +28,12 @@ const OpSpec* find_op(std::string_view name) {
 std::vector<std::string> boundary_case_lines(const OpSpec& op) {
   std::vector<std::string> lines;
   const std::vector<std::string> cases = op.boundary_cases();
+  const std::string prefix = "op=" + std::string(op.name) + " ";
   for (const char* dtype : {"f32", "f16", "bf16"})
-    for (const auto& line : cases) lines.push_back("op=" + std::string(op.name) + " dtype=" + dtype + " " + line);
+    for (const auto& line : cases)
+      if (!line.starts_with("dtype=")) lines.push_back(prefix + "dtype=" + dtype + " " + line);
+  for (const auto& line : cases)
+    if (line.starts_with("dtype=")) lines.push_back(prefix + line);
   return lines;
 }
 

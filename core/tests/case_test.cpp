@@ -15,6 +15,7 @@
 #include "core/case.hpp"
 #include "core/error.hpp"
 #include "core/values.hpp"
+#include "ops/op_spec.hpp"
 
 namespace {
 
@@ -476,5 +477,23 @@ TEST(RecipeParams, OutOfDomainParametersAreRefusedByName) {
       EXPECT_TRUE(what.find("must be") != std::string::npos || what.find("takes no parameter") != std::string::npos)
           << what;
     }
+  }
+}
+
+// The boundary lists: every line parses; a line that names its dtype runs once, the others once
+// per storage dtype; each row-wise op reaches past grid.y's 65535 rows.
+TEST(BoundaryCases, DtypeLinesRunOnceAndRowWiseOpsPassGridYsLimit) {
+  for (const kverify::OpSpec* op : kverify::all_ops()) {
+    const std::vector<std::string> own = op->boundary_cases();
+    const std::vector<std::string> lines = kverify::boundary_case_lines(*op);
+    const auto pinned = static_cast<std::size_t>(
+        std::count_if(own.begin(), own.end(), [](const std::string& l) { return l.starts_with("dtype="); }));
+    EXPECT_EQ(lines.size(), 3 * (own.size() - pinned) + pinned) << op->name;
+    std::int64_t most_rows = 0;
+    for (const std::string& line : lines) {
+      const kverify::Case c = kverify::parse_case(line);  // throws (fails the test) on a bad line
+      if (op->shape_rank == 2) most_rows = std::max(most_rows, c.shape[0]);
+    }
+    if (op->shape_rank == 2) EXPECT_GT(most_rows, 65535) << op->name;
   }
 }

@@ -15,6 +15,7 @@
 //   mutant_unfenced_last_block     the last block combines the others' partials, no __threadfence
 //                                  before the ticket (cross-block; emu's serial blocks get the values right)
 //   mutant_uninit_shared           a block sums partials that threads past the row never wrote
+// mutant_capped_grid stops its grid at 65535 blocks: the boundary Case of 65537 rows kills it.
 // mutant_int32_offsets computes element offsets in int: the far layouts (rows 2^31 elements apart on
 // a tiny tensor, pipeline/guarded_image.hpp) kill it on emu, where only `kverify huge` did on a GPU.
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
@@ -231,6 +232,19 @@ __global__ void row_sum_int32_offsets(RowSumArgs<T> a) {
   if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
 }
 
+// row_sum, a warp-sized block per row, launched on a grid capped at 65535 blocks with no loop
+// over the rows past it (grid.y's limit, taken for grid.x's).
+template <typename T>
+__global__ void row_sum_capped_grid(RowSumArgs<T> a) {
+  const long long row = blockIdx.x;
+  if (row >= a.rows) return;
+  float sum = 0.0f;
+  for (long long c = threadIdx.x; c < a.cols; c += 32)
+    sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (threadIdx.x == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
 
@@ -318,6 +332,15 @@ void unfenced_last_block(const LaunchRequest& r) {
     mutants::row_sum_quarters<T>
         <<<dim3(4, static_cast<unsigned>(a.rows)), 32, 0, launch_stream(r)>>>(a, partial, ticket);
     check_launch("mutants::row_sum_quarters<T>");
+  });
+}
+
+void capped_grid(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    const auto blocks = static_cast<unsigned>(a.rows < 65535 ? a.rows : 65535);  // BUG: rows past it are lost
+    mutants::row_sum_capped_grid<T><<<dim3(blocks), dim3(32), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_capped_grid<T>");
   });
 }
 

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "bench/device.hpp"
+#include "bench/device_image.hpp"
 #include "bench/gate.hpp"
 #include "bench/plan.hpp"
 #include "bench/writer.hpp"
@@ -49,26 +50,19 @@ std::string shape_text(const std::vector<std::int64_t>& s) {
   return t;
 }
 
-// The timed inputs: the Case's recipe values at its layout (the values the gate checked), made
-// on the host in parallel and uploaded before any timing.
-std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill, unsigned threads) {
+// The timed inputs: the Case's recipe values at its layout (the values the gate checked), drawn on
+// the device before any timing.
+std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill) {
   const Layout2D l = c.layout(t);
   const std::size_t es = size_of(c.dtype), bytes = static_cast<std::size_t>(l.footprint()) * es;
   auto mem = std::make_unique<DeviceMemory>(bytes);
-  if (fill) {
-    std::vector<unsigned char> host(bytes, 0);
-    parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
-      for (auto r = r0; r < r1; ++r)
-        for (std::int64_t col = 0; col < l.cols; ++col)
-          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, l.cols),
-                         host.data() + l.index(r, col) * es);
-    });
-    mem->upload(host.data(), bytes);
-  }
+  if (fill)
+    draw_on_device(static_cast<unsigned char*>(mem->data) + static_cast<std::size_t>(l.offset) * es, l, c.dtype,
+                   c.values, c.seed, t);
   return mem;
 }
 
-void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, unsigned threads, BenchRow& row) {
+void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow& row) {
   const Case& c = p.c;
   std::vector<std::unique_ptr<DeviceMemory>> mem;
   LaunchRequest req;
@@ -76,7 +70,7 @@ void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, unsigned
   req.shape = c.shape;
   req.stream = timer.stream();
   for (int t = 0; t < c.op->tensor_count; ++t) {
-    mem.push_back(device_tensor(c, t, !c.op->tensors()[t].output, threads));
+    mem.push_back(device_tensor(c, t, !c.op->tensors()[t].output));
     const Layout2D l = c.layout(t);
     req.tensors.push_back({static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(c.dtype), l});
   }
@@ -277,7 +271,7 @@ int run_bench(const BenchOptions& o) {
         if (!cases[i].timed) continue;
         BenchRow& row = report.rows[row_of.at(cases[i].group)];
         if (row.gate_failed || row.gate_not_run) continue;
-        time_row(cases[i], timer, warmup, reps, hw, row);
+        time_row(cases[i], timer, warmup, reps, row);
         std::fprintf(stderr, "  timed %s: %.4f ms\n", row.case_line.c_str(), row.timing->median);
       }
       report.clocks_after = clocks_seen();

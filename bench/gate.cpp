@@ -2,6 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "bench/device_image.hpp"
+#include "core/parallel.hpp"
+#include "pipeline/guard_patterns.hpp"
 
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
@@ -14,6 +22,142 @@ namespace kverify::bench {
 std::vector<std::int64_t> reference_rows(const Case& c, const GateOptions& o, std::string* how) {
   return sampled_rows(c, SampleOptions{o.reference_budget, 8, o.sample_seed}, how);
 }
+
+bool gates_on_device(const Case& c) {
+  if (c.backend != Backend::cuda) return false;
+  for (int t = 0; t < c.op->tensor_count; ++t)
+    if (GuardedImage::sparse_bytes(c.layout(t), c.dtype))
+      return false;  // a far layout: its pages stay on the host path
+  return true;
+}
+
+namespace {
+
+// The inputs the device drew for the checked rows, against the host's recipe, bit for bit: what a
+// replay of the Case on emu will give the kernel.
+void check_replayable(const Case& c, int t, const std::vector<std::int64_t>& rows,
+                      const std::vector<unsigned char>& got, unsigned threads) {
+  const Layout2D l = c.layout(t);
+  const std::size_t es = size_of(c.dtype);
+  const recipe_math::Kind kind = recipe_kind(c.values.name);
+  std::mutex m;
+  std::string first_difference;
+  parallel_for(static_cast<std::int64_t>(rows.size()), threads, [&](std::int64_t i0, std::int64_t i1) {
+    for (auto i = i0; i < i1; ++i)
+      for (std::int64_t col = 0; col < l.cols; ++col) {
+        const std::int64_t r = rows[static_cast<std::size_t>(i)];
+        const double v = recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols});
+        const std::uint64_t want = guard_patterns::storage_bits(c.dtype, v);
+        std::uint64_t have = 0;
+        std::memcpy(&have, got.data() + (static_cast<std::size_t>(i) * l.cols + col) * es, es);
+        if (have == want) continue;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "tensor %s element (%lld,%lld): the device drew bits 0x%llx, the host 0x%llx",
+                      std::string(c.op->tensors()[t].name).c_str(), static_cast<long long>(r),
+                      static_cast<long long>(col), static_cast<unsigned long long>(have),
+                      static_cast<unsigned long long>(want));
+        std::lock_guard lock(m);
+        if (first_difference.empty()) first_difference = buf;
+        return;
+      }
+  });
+  if (!first_difference.empty())
+    throw std::runtime_error("the inputs drawn on the device differ from the host's recipe (" + first_difference +
+                             "): a replay on emu would not see the kernel's inputs");
+}
+
+// The gate's checks with every tensor on the device: inputs drawn there, two guarded runs (NaN
+// then random poison), canaries, input hashes and the run comparison counted there; a guard that
+// fails brings its whole image to the host, whose own checks then describe it exactly as run_case
+// does. Only the sampled rows (and tensors read whole, e.g. matmul's B) come to the host for the
+// reference, after they are checked against the host's recipe.
+void check_on_device(const Case& c, const Variant& v, const Tolerance& tolerance, const std::vector<std::int64_t>& rows,
+                     unsigned threads, Verdict& verdict) {
+  const int n = c.op->tensor_count, out = c.op->output_tensor();
+  const auto role = [&](int t) -> const TensorRole& { return c.op->tensors()[t]; };
+  const auto image_of = [&](int t) {
+    return std::make_unique<DeviceImage>(std::string(role(t).name), c.layout(t), c.dtype,
+                                         static_cast<std::uint64_t>(t) + 1);
+  };
+  std::vector<std::unique_ptr<DeviceImage>> images;
+  std::vector<std::uint64_t> pristine(static_cast<std::size_t>(n), 0);
+  for (int t = 0; t < n; ++t) {
+    images.push_back(image_of(t));
+    if (role(t).output) continue;
+    images.back()->draw(c.values, c.seed, t);
+    pristine[static_cast<std::size_t>(t)] = images.back()->hash();
+  }
+  const auto guarded_run_on_device = [&](const char* run_name, Poison poison) {
+    images[static_cast<std::size_t>(out)]->poison(poison, kRandomPoisonSeed);
+    LaunchRequest request;
+    request.dtype = c.dtype;
+    request.shape = c.shape;
+    for (const auto& image : images)
+      request.tensors.push_back({static_cast<unsigned char*>(image->element0()), image->layout()});
+    try {
+      launch_on_device(v, request);
+    } catch (const std::exception& e) {
+      verdict.guards.push_back({"launch", "", e.what()});
+      verdict.reason = std::string("the launch failed: ") + e.what();
+      return false;
+    }
+    for (int t = 0; t < n; ++t) {
+      DeviceImage& image = *images[static_cast<std::size_t>(t)];
+      const bool modified = !role(t).output && image.hash() != pristine[static_cast<std::size_t>(t)];
+      std::vector<std::string> damaged;
+      std::size_t total = 0;
+      if (image.damaged_canary_bytes() > 0) damaged = image.to_host().damaged_canaries(Verdict::kMaxListed, &total);
+      report_guards(run_name, image.name(), damaged, total, modified, verdict);
+      // The next run starts from pristine images, as run_case's second run does.
+      if (total > 0) image.rewrite_canaries();
+      if (modified) image.draw(c.values, c.seed, t);
+    }
+    return true;
+  };
+  if (!guarded_run_on_device("run 1", Poison::nan)) return;
+  // Run 1's output is kept for the comparison and the reference; run 2 writes a fresh image.
+  std::unique_ptr<DeviceImage> first = std::move(images[static_cast<std::size_t>(out)]);
+  images[static_cast<std::size_t>(out)] = image_of(out);
+  if (!guarded_run_on_device("run 2", Poison::random_finite)) return;
+  const DeviceImage& second = *images[static_cast<std::size_t>(out)];
+  if (const auto d = DeviceImage::compare_runs(*first, second, kRandomPoisonSeed); d.unwritten + d.changed > 0)
+    compare_runs(first->to_host(), second.to_host(), verdict, threads, &c, &c);
+
+  // The sampled rows on the host: compact copies, checked against the host's recipe.
+  std::vector<std::vector<unsigned char>> compact(static_cast<std::size_t>(n));
+  std::vector<std::vector<std::int64_t>> rows_of_tensor(static_cast<std::size_t>(n));
+  for (int t = 0; t < n; ++t) {
+    auto& r = rows_of_tensor[static_cast<std::size_t>(t)];
+    if (follows_output_rows(c, t)) {
+      r = rows;
+    } else {
+      r.resize(static_cast<std::size_t>(c.layout(t).rows));
+      for (std::size_t i = 0; i < r.size(); ++i) r[i] = static_cast<std::int64_t>(i);
+    }
+    const DeviceImage& image = t == out ? *first : *images[static_cast<std::size_t>(t)];
+    compact[static_cast<std::size_t>(t)] = image.gather_rows(r);
+    if (!role(t).output) check_replayable(c, t, r, compact[static_cast<std::size_t>(t)], threads);
+  }
+  const std::size_t es = size_of(c.dtype);
+  const RowBlockSource from_copies = [&](std::int64_t r0, std::int64_t count) {
+    const auto at = static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), r0) - rows.begin());
+    const auto view_of = [&](int t, std::size_t first_row, std::int64_t row_count) {
+      const std::int64_t cols = c.layout(t).cols;
+      return TensorView{compact[static_cast<std::size_t>(t)].data() + first_row * static_cast<std::size_t>(cols) * es,
+                        Layout2D::row_major(row_count, cols), c.dtype};
+    };
+    RowBlock block;
+    for (int t = 0; t < n; ++t) {
+      if (role(t).output) continue;
+      block.inputs.push_back(follows_output_rows(c, t) ? view_of(t, at, count) : view_of(t, 0, c.layout(t).rows));
+    }
+    block.output = view_of(out, at, count);
+    return block;
+  };
+  check_sampled_rows(c, rows, from_copies, first->name(), tolerance, threads, verdict);
+}
+
+}  // namespace
 
 GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
   const auto start = std::chrono::steady_clock::now();
@@ -36,10 +180,17 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
   const std::vector<std::int64_t> rows = reference_rows(c, o, &result.coverage);
   result.rows_checked = static_cast<std::int64_t>(rows.size());
   result.rows_total = c.layout(c.op->output_tensor()).rows;
-  const MemoryNeed need = memory_need(c, 2, result.rows_checked * c.layout(c.op->output_tensor()).cols);
+  const bool on_device = gates_on_device(c);
+  const std::int64_t reference_elements = result.rows_checked * c.layout(c.op->output_tensor()).cols;
+  const MemoryNeed need = on_device ? device_check_need(c, reference_elements) : memory_need(c, 2, reference_elements);
   if (const auto refusal = memory_refusal(need, c.backend)) {
     verdict.outcome = Outcome::skipped;
     verdict.reason = "the gate " + *refusal;
+    return finish();
+  }
+  if (on_device) {
+    check_on_device(c, v, *tolerance, rows, threads, verdict);
+    decide_outcome(verdict);
     return finish();
   }
 

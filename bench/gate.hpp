@@ -5,7 +5,8 @@
 // complete up to a budget of work and sampled by rows beyond it, because a host reference of
 // e.g. matmul 8192^3 cannot be afforded: the sample always holds the first and last rows and the
 // rows at the 2^31- and 2^32-byte offsets of every tensor, plus random rows; the Verdict says
-// "sampled N of M rows". Host work is spread over threads.
+// "sampled N of M rows". Host work is spread over threads. On the GPU the guards run on the device
+// (gates_on_device) and only the sampled rows cross to the host.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,11 @@ struct GateResult {
   std::int64_t rows_checked = 0, rows_total = 0;
   double seconds = 0;
 };
+
+// Whether the gate keeps this Case's tensors on the device (cuda, every layout dense; a far layout's
+// sparse image takes the host path): inputs drawn there, guards and the run comparison checked
+// there, only the sampled rows copied to the host (bench/device_image.hpp).
+bool gates_on_device(const Case& c);
 
 // `c` has its backend resolved and c.variant naming `v`.
 GateResult gate_case(const Case& c, const Variant& v, const GateOptions& options);

@@ -5,8 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include "core/recipe_math.hpp"
 
 namespace kverify {
 
@@ -71,13 +75,31 @@ inline constexpr RecipeInfo kRecipes[] = {
      kScale},
 };
 
+// recipe_math::Kind names the recipes in this table's order.
+constexpr bool recipe_kinds_follow_the_table() {
+  using K = recipe_math::Kind;
+  const std::pair<K, std::string_view> kinds[] = {
+      {K::normal, "normal"},     {K::uniform, "uniform"}, {K::integer, "int"},       {K::constant, "const"},
+      {K::negative, "negative"}, {K::ramp, "ramp"},       {K::heavy, "heavy"},       {K::ties, "ties"},
+      {K::nearties, "nearties"}, {K::extreme, "extreme"}, {K::dominant, "dominant"}, {K::subnormal, "subnormal"},
+      {K::zeros, "zeros"},       {K::halves, "halves"},   {K::special, "special"}};
+  if (std::size(kinds) != std::size(kRecipes)) return false;
+  for (const auto& [kind, name] : kinds)
+    if (kRecipes[static_cast<std::size_t>(kind)].name != name) return false;
+  return true;
+}
+static_assert(recipe_kinds_follow_the_table(), "recipe_math::Kind and kRecipes list the recipes in one order");
+
 // Why `param` is not a parameter `recipe` takes, with what it accepts; empty when it is.
 std::string recipe_param_problem(const RecipeInfo& recipe, double param);
 
 const RecipeInfo* find_recipe(std::string_view name);
 
+// The recipe's Kind (throws std::invalid_argument for a name kRecipes does not have).
+recipe_math::Kind recipe_kind(std::string_view name);
+
 // The value of element (row, col) of tensor number `tensor` (of `cols` logical columns) for this
-// recipe and seed.
+// recipe and seed: recipe_math::value, the arithmetic the device draws with too.
 double recipe_value(const ValueRecipe& recipe, std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col,
                     std::int64_t cols = 1);
 

@@ -29,6 +29,10 @@ constexpr std::int64_t kSoftMatmulM = 256;
 constexpr std::int64_t kSoftOutputs = 2048;
 constexpr std::int64_t kSoftMatmulK = 32;
 
+// Rows past grid.y's 65535 (and any grid capped at 65535 blocks) for a tensor of at most two columns.
+constexpr std::int64_t kTallRows = 65537;
+constexpr std::int64_t kTallMaxCols = 2;
+
 constexpr std::int64_t kSmallSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17};
 // Powers of two +-1, multiples of 32 +-1, primes, and the sizes where a variant or the
 // dispatcher changes its mind (264 rows: split_row; 16384 columns; 57344: block_on_chip).
@@ -140,8 +144,11 @@ struct SizeModes {
 constexpr SizeModes kColModes{20, 34, 40, 41, 42, 43};
 constexpr SizeModes kRowModes{24, 0, 38, 0, 36, 39};
 
+// `past_limit` (0: none): what the limit way gives in its full range instead of `max` (rows past
+// grid.y's 65535 for a tensor of one or two columns).
 std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t> want, const char* field,
-                         SizeKind kind = SizeKind::cols, std::int64_t soft_max = INT64_MAX) {
+                         SizeKind kind = SizeKind::cols, std::int64_t soft_max = INT64_MAX,
+                         std::int64_t past_limit = 0) {
   const bool rows = kind == SizeKind::rows;
   const std::int64_t soft = std::max<std::int64_t>(1, std::min(max, soft_max));
   const auto small = sizes_up_to(kSmallSizes, soft);
@@ -171,7 +178,7 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
       mode = m.near, detail = *j;
     else if (auto b = index_of(boundary, *want))
       mode = m.boundary, detail = *b;
-    else if (*want == max)
+    else if (*want == max || (past_limit > 0 && *want == past_limit && max > soft))
       mode = m.limit, full = max > soft ? kFullRange : 0;
     else if (!rows && *want <= mid)
       mode = m.mid, detail = static_cast<std::uint64_t>(*want);
@@ -194,7 +201,8 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
   if (way == near_way) return pick_in(near, soft);
   if (way == mid_way) return any_up_to(mid);
   // A rare way: the whole range once in 16.
-  const std::int64_t limit = soft >= max || k.take(0, 15, full, field) == kFullRange ? max : soft;
+  const bool full_range = soft < max && k.take(0, 15, full, field) == kFullRange;
+  const std::int64_t limit = soft >= max || full_range ? max : soft;
   switch (way) {
     case boundary_way:
       return pick_in(boundary, limit);
@@ -203,7 +211,7 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
     case any_way:
       return any_up_to(limit);
     default:
-      return limit;
+      return full_range && past_limit > 0 ? past_limit : limit;
   }
 }
 
@@ -332,8 +340,12 @@ void code_shape(Walk& w) {
     const std::int64_t threads_per_row = std::min<std::int64_t>(1024, (cols + 31) / 32 * 32);
     const std::int64_t max_rows = std::min(
         {kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row, variant ? variant->max_rows : INT64_MAX});
+    // One or two columns: the rows' limit, in its full range, is kTallRows (a block or a warp per
+    // row then launches past grid.y's 65535 and past any grid capped there), about once in 10^4
+    // Cases: such a Case costs seconds on emu.
+    const std::int64_t tall = cols <= kTallMaxCols && (!variant || variant->max_rows >= kTallRows) ? kTallRows : 0;
     const std::int64_t rows =
-        size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows, kSoftThreads / threads_per_row);
+        size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows, kSoftThreads / threads_per_row, tall);
     w.d.c.shape = {rows, cols};
   }
 }

@@ -8,7 +8,8 @@
 //   dtype     f32 | f16 | bf16
 //   shape     each size: a small one (1..17), a boundary (2^k +-1, multiples of 32 +-1, primes), any
 //             size up to the limit, or the limit itself, biased to small (see size_choice);
-//             rows <= 64, rows x cols <= kMaxElements (64 x 1024), rows x min(1024, cols) <= 32768
+//             rows <= 64 (65537 for one or two columns, through the rows' limit way in its full
+//             range), rows x cols <= kMaxElements (64 x 1024), rows x min(1024, cols) <= 32768
 //             (emulated threads), and the variant's own limits; matmul M*N*K <= kMaxMultiplyAdds
 //             and M*N <= kMaxElements. Most Cases stay within a cost budget (see kSoft* and
 //             size_choice in case_decoder.cpp): the limits are reached by one rare way in 16

@@ -59,6 +59,28 @@ LaunchRequest request_for(const Case& c, Backend backend) {
 
 }  // namespace
 
+void launch_on_device(const Variant& variant, LaunchRequest& request) {
+#if KVERIFY_HAVE_CUDA
+  std::unique_ptr<cuda::DeviceBuffer> workspace;
+  if (const std::size_t bytes = variant.workspace_bytes ? variant.workspace_bytes(request) : 0; bytes > 0) {
+    workspace = std::make_unique<cuda::DeviceBuffer>(bytes);
+    // Unwritten scratch reads as NaN, as on emu; under compute-sanitizer initcheck the fill is left
+    // out (KVERIFY_UNFILLED_WORKSPACE=1, set by `kverify check --sanitize initcheck`) so that a read
+    // of scratch that was never written is reported instead of hidden.
+    if (!std::getenv("KVERIFY_UNFILLED_WORKSPACE")) workspace->fill(0xff);
+    request.workspace = workspace->data();
+  }
+  variant.launch_cuda(request);
+  cuda::check_launch(std::string(variant.name).c_str());  // a refused <<<>>> the launcher did not check
+  cuda::synchronize(std::string(variant.name).c_str());
+  request.workspace = nullptr;
+#else
+  (void)variant;
+  (void)request;
+  throw std::runtime_error("this build of kverify has no cuda backend");
+#endif
+}
+
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
   LaunchRequest request = request_for(c, backend);
   if (backend == Backend::emu) {
@@ -98,18 +120,7 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     const std::size_t first = static_cast<std::size_t>(image.element(0, 0) - image.data());
     request.tensors.push_back({static_cast<unsigned char*>(device) + first, image.layout()});
   }
-  std::unique_ptr<cuda::DeviceBuffer> workspace;
-  if (const std::size_t bytes = variant.workspace_bytes ? variant.workspace_bytes(request) : 0; bytes > 0) {
-    workspace = std::make_unique<cuda::DeviceBuffer>(bytes);
-    // Unwritten scratch reads as NaN, as on emu; under compute-sanitizer initcheck the fill is left
-    // out (KVERIFY_UNFILLED_WORKSPACE=1, set by `kverify check --sanitize initcheck`) so that a read
-    // of scratch that was never written is reported instead of hidden.
-    if (!std::getenv("KVERIFY_UNFILLED_WORKSPACE")) workspace->fill(0xff);
-    request.workspace = workspace->data();
-  }
-  variant.launch_cuda(request);
-  cuda::check_launch(std::string(variant.name).c_str());  // a refused <<<>>> the launcher did not check
-  cuda::synchronize(std::string(variant.name).c_str());
+  launch_on_device(variant, request);
   for (std::size_t i = 0; i < images.size(); ++i)
     buffers[i] ? buffers[i]->download(images[i].data()) : sparse_buffers[i]->download(images[i].data());
 #else

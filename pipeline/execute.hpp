@@ -24,4 +24,9 @@ bool device_context_lost(Backend b, std::string* why);
 // Throws emu::LaunchError or cuda::Error (as std::runtime_error) when the launch fails.
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images);
 
+// The cuda half of execute, for tensors already on the device (the bench's gate keeps them there):
+// the variant's scratch (filled with 0xff), its launcher, the launch and the kernel's end checked.
+// `request` names the device tensors; throws cuda::Error when the launch or the kernel fails.
+void launch_on_device(const Variant& variant, LaunchRequest& request);
+
 }  // namespace kverify

@@ -14,17 +14,10 @@
 #include <thread>
 
 #include "core/parallel.hpp"
+#include "pipeline/guard_patterns.hpp"
 
 namespace kverify {
 namespace {
-
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
 
 // Images past kParallelBytes (the huge Cases of `kverify huge`: gigabytes) are set up, checked and
 // hashed on every core, in chunks of whole 256-byte blocks (so chunk edges fall between elements);
@@ -247,7 +240,7 @@ bool GuardedImage::is_element_slot(std::size_t slot) const {
 }
 
 unsigned char GuardedImage::canary_byte(std::size_t position) const {
-  return static_cast<unsigned char>(mix(position ^ (salt_ << 40)) >> 56);
+  return guard_patterns::canary_byte(position, salt_);
 }
 
 unsigned char* GuardedImage::element(std::int64_t r, std::int64_t c) {
@@ -262,28 +255,8 @@ std::uint64_t GuardedImage::element_bits(std::int64_t r, std::int64_t c) const {
 }
 
 std::uint64_t GuardedImage::poison_bits(Poison kind, std::uint64_t seed, std::int64_t r, std::int64_t c) const {
-  if (kind == Poison::nan) {
-    // Quiet NaNs with a recognisable payload.
-    switch (dtype_) {
-      case DType::f32:
-        return 0x7fa5a5a5u;
-      case DType::f16:
-        return 0x7e5au;
-      case DType::bf16:
-        return 0x7fa5u;
-      case DType::f64:
-        return 0x7ff5a5a5a5a5a5a5ull;
-    }
-  }
-  // A finite value in [-1e4, 1e4] that a kernel is unlikely to produce by accident.
-  const std::uint64_t h =
-      mix(seed ^ mix(static_cast<std::uint64_t>(r) * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(c)));
-  const double v = (static_cast<double>(h >> 11) * 0x1.0p-53 * 2.0 - 1.0) * 1e4 + 0.123456789;
-  std::uint64_t bits = 0;
-  unsigned char buf[8];
-  store_from_f64(dtype_, v, buf);
-  std::memcpy(&bits, buf, size_of(dtype_));
-  return bits;
+  return kind == Poison::nan ? guard_patterns::nan_poison_bits(dtype_)
+                             : guard_patterns::random_poison_bits(dtype_, seed, r, c);
 }
 
 void GuardedImage::poison(Poison kind, std::uint64_t seed, unsigned threads) {

@@ -60,6 +60,29 @@ MemoryNeed memory_need(const Case& c, int image_sets, std::int64_t reference_ele
   return need;
 }
 
+MemoryNeed device_check_need(const Case& c, std::int64_t reference_elements) {
+  MemoryNeed need;
+  const int out = c.op->output_tensor();
+  const std::int64_t out_rows = c.layout(out).rows;
+  for (int t = 0; t < c.op->tensor_count; ++t) {
+    const Layout2D l = c.layout(t);
+    const auto footprint = static_cast<std::uint64_t>(l.footprint());
+    std::uint64_t bytes = add(mul(footprint, size_of(c.dtype)), 2 * GuardedImage::kCanaryBytes);
+    if (!l.contiguous_row_major()) bytes = add(bytes, footprint / 8);  // the element map
+    need.device = add(need.device, mul(t == out ? 2 : 1, bytes));      // the output: one image per run
+    // Copied to the host: the checked rows of a tensor whose rows are the output's, any other whole.
+    const bool follows = c.op->tensors()[t].rows_dim == c.op->tensors()[out].rows_dim;
+    const std::uint64_t rows =
+        follows && out_rows > 0
+            ? static_cast<std::uint64_t>(reference_elements / std::max<std::int64_t>(1, c.layout(out).cols))
+            : static_cast<std::uint64_t>(l.rows);
+    need.host = add(need.host, mul(mul(rows, static_cast<std::uint64_t>(l.cols)), size_of(c.dtype)));
+  }
+  need.host = add(need.host, mul(static_cast<std::uint64_t>(reference_elements), kReferenceBytesPerElement));
+  need.device = add(need.device, 64ull << 20);
+  return need;
+}
+
 MemoryNeed full_check_need(const Case& c) { return memory_need(c, 2, c.layout(c.op->output_tensor()).elements()); }
 
 std::uint64_t host_available_bytes() {

@@ -21,6 +21,9 @@ struct MemoryNeed {
 // an expectation for (all of them, or the sampled rows').
 MemoryNeed memory_need(const Case& c, int image_sets, std::int64_t reference_elements);
 MemoryNeed full_check_need(const Case& c);  // what run_case takes: two sets, every output element
+// What the bench's gate on the device takes: every tensor's image there (the output's twice) and,
+// on the host, the checked rows' copies and their reference.
+MemoryNeed device_check_need(const Case& c, std::int64_t reference_elements);
 
 // Available memory: host MemAvailable (/proc/meminfo), the device's free memory (cudaMemGetInfo).
 // KVERIFY_MEMORY_LIMIT_GIB=N caps both (to test the refusal, or to leave room for other work).

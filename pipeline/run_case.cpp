@@ -23,8 +23,6 @@
 namespace kverify {
 namespace {
 
-constexpr std::uint64_t kRandomPoisonSeed = 0x5eed;
-
 bool is_output(const Case& c, int t) { return c.op->tensors()[t].output; }
 
 std::vector<TensorView> input_views(const Case& c, const std::vector<GuardedImage>& images) {
@@ -117,17 +115,19 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
     if (verdict.reason.empty()) verdict.reason = std::string(run_name) + ": " + report;
     verdict.guards.push_back({"race", "", std::string(run_name) + ": " + report});
   }
-  for (int t = 0; t < n; ++t) {
-    for (const auto& where : damaged[t])
-      verdict.guards.push_back({"canary", images[t].name(), std::string(run_name) + ": " + where});
-    if (totals[t] > damaged[t].size())
-      verdict.guards.push_back(
-          {"canary", images[t].name(), std::to_string(totals[t]) + " canary bytes changed in all"});
-    if (!is_output(c, t) && after[t] != before[t])
-      verdict.guards.push_back(
-          {"input-modified", images[t].name(), std::string(run_name) + ": the kernel wrote into its input"});
-  }
+  for (int t = 0; t < n; ++t)
+    report_guards(run_name, images[t].name(), damaged[t], totals[t], !is_output(c, t) && after[t] != before[t],
+                  verdict);
   return true;
+}
+
+void report_guards(const std::string& run_name, const std::string& tensor, const std::vector<std::string>& damaged,
+                   std::size_t damaged_total, bool input_modified, Verdict& verdict) {
+  for (const auto& where : damaged) verdict.guards.push_back({"canary", tensor, run_name + ": " + where});
+  if (damaged_total > damaged.size())
+    verdict.guards.push_back({"canary", tensor, std::to_string(damaged_total) + " canary bytes changed in all"});
+  if (input_modified)
+    verdict.guards.push_back({"input-modified", tensor, run_name + ": the kernel wrote into its input"});
 }
 
 void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads,

@@ -6,6 +6,7 @@
 //        -> Verdict
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ std::vector<GuardedImage> materialize(const Case& c, unsigned threads = 1);
 // failed (the Verdict already says why).
 bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict,
                  unsigned threads = 1);
+// The seed of the second run's random poison (Poison::random_finite).
+inline constexpr std::uint64_t kRandomPoisonSeed = 0x5eed;
+// A run's guard violations of one tensor as the Verdict lists them: the damaged canaries (described
+// by GuardedImage::damaged_canaries, `damaged_total` in all) and a write into an input.
+void report_guards(const std::string& run_name, const std::string& tensor, const std::vector<std::string>& damaged,
+                   std::size_t damaged_total, bool input_modified, Verdict& verdict);
 // The Case of the second guarded run: on emu another schedule seed (other block and thread orders,
 // runtime/emu/scheduler.hpp), so a result that depends on the order in which blocks or threads
 // run (float atomics across blocks, a "last block combines" without a fence) differs between the

@@ -95,6 +95,21 @@ std::vector<std::int64_t> sampled_rows(const Case& c, const SampleOptions& o, st
 
 void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, const std::vector<GuardedImage>& inputs,
                         const GuardedImage& got, const Tolerance& tolerance, unsigned threads, Verdict& verdict) {
+  const RowBlockSource from_images = [&](std::int64_t r0, std::int64_t n) {
+    RowBlock block;
+    for (int t = 0; t < c.op->tensor_count; ++t) {
+      if (c.op->tensors()[t].output) continue;
+      block.inputs.push_back(follows_output_rows(c, t) ? rows_of(inputs[t].view(), r0, n) : inputs[t].view());
+    }
+    block.output = rows_of(got.view(), r0, n);
+    return block;
+  };
+  check_sampled_rows(c, rows, from_images, got.name(), tolerance, threads, verdict);
+}
+
+void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, const RowBlockSource& source,
+                        const std::string& output_name, const Tolerance& tolerance, unsigned threads,
+                        Verdict& verdict) {
   std::vector<std::pair<std::int64_t, std::int64_t>> blocks;  // (first row, count), at most 64 rows each
   for (std::size_t i = 0; i < rows.size();) {
     std::size_t j = i + 1;
@@ -114,16 +129,11 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
       const auto [r0, n] = blocks[static_cast<std::size_t>(b)];
       Case sub = c;  // the Case of these rows: the references read its shape
       sub.shape[static_cast<std::size_t>(rows_dim)] = n;
-      std::vector<TensorView> in;
-      for (int t = 0; t < c.op->tensor_count; ++t) {
-        if (c.op->tensors()[t].output) continue;
-        // A tensor whose rows are the output's gives the same rows; any other is read whole.
-        in.push_back(follows_output_rows(c, t) ? rows_of(inputs[t].view(), r0, n) : inputs[t].view());
-      }
-      const TensorView view = rows_of(got.view(), r0, n);
-      const Expectations want = c.op->reference(sub, in);
-      Comparison cmp = compare_output(view, got.name(), want, tolerance, c.op->rows_sum_to_one);
-      const BaselineCheck base = check_against_baseline(view, c.op->eager_baseline(sub, in), want, tolerance);
+      const RowBlock block = source(r0, n);
+      const TensorView& view = block.output;
+      const Expectations want = c.op->reference(sub, block.inputs);
+      Comparison cmp = compare_output(view, output_name, want, tolerance, c.op->rows_sum_to_one);
+      const BaselineCheck base = check_against_baseline(view, c.op->eager_baseline(sub, block.inputs), want, tolerance);
       std::lock_guard lock(m);
       merge(total, cmp.stats, r0);
       kernel_units = std::max(kernel_units, base.kernel_max_ulps);
@@ -144,7 +154,7 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
   total.baseline_eager_ulps = eager_units;
   // The baseline rule over the sampled elements.
   if (std::string broken = baseline_rule_violation(kernel_units, eager_units); !broken.empty())
-    verdict.guards.push_back({"baseline", got.name(), std::move(broken)});
+    verdict.guards.push_back({"baseline", output_name, std::move(broken)});
   verdict.stats = total;
   verdict.first_mismatches = std::move(mismatches);
   verdict.failed_rows = std::move(failed_rows);

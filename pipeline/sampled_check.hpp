@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,22 @@ struct SampleOptions {
 // The output rows whose reference is checked, sorted and unique; `how` says how they were chosen.
 std::vector<std::int64_t> sampled_rows(const Case& c, const SampleOptions& options, std::string* how = nullptr);
 
-// Reference and eager baseline on `rows` of the output, from the pristine `inputs` (the Case's
-// images, outputs unused), compared with `output`: the Verdict's statistics, first mismatches,
-// failed rows and the baseline guard, as run_case gives them for the rows checked. Host work over
+// The stored values of a block of consecutive output rows [r0, r0 + n): the op's input tensors in
+// tensor order (a tensor whose rows are the output's gives those rows, any other is whole) and the
+// output's rows. Where they come from is the caller's: host images, or rows copied off a device.
+struct RowBlock {
+  std::vector<TensorView> inputs;
+  TensorView output;
+};
+using RowBlockSource = std::function<RowBlock(std::int64_t r0, std::int64_t n)>;
+
+// Reference and eager baseline on `rows` of the output, from the pristine inputs, compared with
+// the output: the Verdict's statistics, first mismatches, failed rows and the baseline guard, as
+// run_case gives them for the rows checked (positions in the Case's own rows). Host work over
 // `threads` threads; the result is the same for any count.
+void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, const RowBlockSource& source,
+                        const std::string& output_name, const Tolerance& tolerance, unsigned threads, Verdict& verdict);
+// The same, from the Case's host images (`inputs`: every tensor's image, outputs unused).
 void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, const std::vector<GuardedImage>& inputs,
                         const GuardedImage& output, const Tolerance& tolerance, unsigned threads, Verdict& verdict);
 

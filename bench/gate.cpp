@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -42,24 +43,25 @@ void check_replayable(const Case& c, int t, const std::vector<std::int64_t>& row
   const recipe_math::Kind kind = recipe_kind(c.values.name);
   std::mutex m;
   std::string first_difference;
-  parallel_for(static_cast<std::int64_t>(rows.size()), threads, [&](std::int64_t i0, std::int64_t i1) {
-    for (auto i = i0; i < i1; ++i)
-      for (std::int64_t col = 0; col < l.cols; ++col) {
-        const std::int64_t r = rows[static_cast<std::size_t>(i)];
-        const double v = recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols});
-        const std::uint64_t want = guard_patterns::storage_bits(c.dtype, v);
-        std::uint64_t have = 0;
-        std::memcpy(&have, got.data() + (static_cast<std::size_t>(i) * l.cols + col) * es, es);
-        if (have == want) continue;
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "tensor %s element (%lld,%lld): the device drew bits 0x%llx, the host 0x%llx",
-                      std::string(c.op->tensors()[t].name).c_str(), static_cast<long long>(r),
-                      static_cast<long long>(col), static_cast<unsigned long long>(have),
-                      static_cast<unsigned long long>(want));
-        std::lock_guard lock(m);
-        if (first_difference.empty()) first_difference = buf;
-        return;
-      }
+  // Over the elements, not the rows: one row of 2^28 elements is spread over every thread too.
+  const auto elements = static_cast<std::int64_t>(rows.size()) * l.cols;
+  parallel_for(elements, threads, [&](std::int64_t i0, std::int64_t i1) {
+    for (auto i = i0; i < i1; ++i) {
+      const std::int64_t r = rows[static_cast<std::size_t>(i / l.cols)], col = i % l.cols;
+      const double v = recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols});
+      const std::uint64_t want = guard_patterns::storage_bits(c.dtype, v);
+      std::uint64_t have = 0;
+      std::memcpy(&have, got.data() + static_cast<std::size_t>(i) * es, es);
+      if (have == want) continue;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "tensor %s element (%lld,%lld): the device drew bits 0x%llx, the host 0x%llx",
+                    std::string(c.op->tensors()[t].name).c_str(), static_cast<long long>(r),
+                    static_cast<long long>(col), static_cast<unsigned long long>(have),
+                    static_cast<unsigned long long>(want));
+      std::lock_guard lock(m);
+      if (first_difference.empty()) first_difference = buf;
+      return;
+    }
   });
   if (!first_difference.empty())
     throw std::runtime_error("the inputs drawn on the device differ from the host's recipe (" + first_difference +

@@ -24,7 +24,7 @@ ops=($(sed -n 's/^KVERIFY_OP(\([a-z0-9_]*\))$/\1/p' ops/ops.def))  # the op fuzz
 # The binaries the run uses (built here, carried to the GPU machine under gpu-stage/).
 kStaged=(build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests
          build-gpu/runtime/emu/emu_tests build-gpu/properties/properties_tests build-gpu/mutation/mutants_tests
-         build-gpu/fuzz/fuzz_run)
+         build-gpu/fuzz/fuzz_run build-gpu/bench/bench_tests)
 # fuzz_cuda (16 MiB) does not fit beside them in the device tool's 64 MiB: the fuzz_cuda step is a
 # call of its own, carrying build-fuzz-gpu/fuzz/fuzz_cuda.
 
@@ -33,7 +33,8 @@ case "${1:-}" in
     set -e
     [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"
     [[ -f build-gpu/build.ninja ]] || cmake --preset gpu
-    cmake --build build-gpu -j "$(nproc)" --target kverify cuda_tests pipeline_tests emu_tests properties_tests mutants_tests fuzz_run
+    cmake --build build-gpu -j "$(nproc)" --target kverify cuda_tests pipeline_tests emu_tests properties_tests mutants_tests fuzz_run \
+      bench_tests
     # The op fuzz targets with libFuzzer on the GPU: clang (ASan+UBSan, coverage of the host side) + nvcc kernels.
     [[ -f build-fuzz-gpu/build.ninja ]] || cmake --preset fuzz-gpu
     cmake --build build-fuzz-gpu -j "$(nproc)" --target fuzz_cuda
@@ -88,7 +89,8 @@ case "${1:-}" in
     } | tee -a "$summary"
     k="${KVERIFY_BIN:-build-gpu/tools/kverify}"  # KVERIFY_BIN: another static build (tools/gpu-examples.sh's)
     suites() {
-      build-gpu/runtime/cuda/cuda_tests && build-gpu/pipeline/pipeline_tests && build-gpu/runtime/emu/emu_tests
+      build-gpu/runtime/cuda/cuda_tests && build-gpu/pipeline/pipeline_tests && build-gpu/runtime/emu/emu_tests &&
+        build-gpu/bench/bench_tests
     }
     step suites suites
     # The property catalogue on emu and cuda (CI's fixed seed and 20 cases per property), then the
@@ -168,6 +170,20 @@ case "${1:-}" in
       [[ $rc -eq 1 ]]
     }
     step bench_quick bench_quick
+    # The gate's own speed on the device: one 1 GiB Case with its two extra Cases (the bench's timing
+    # lines give the seconds per Case), then a planted fault the device gate must refuse.
+    gate_speed() {
+      local started=$SECONDS
+      "$k" bench --op softmax --dtype bf16 --shape 4096x65536 --seed 1 --json /tmp/gate-speed.json --md /tmp/gate-speed.md ||
+        return 1
+      echo "bench --op softmax --dtype bf16 --shape 4096x65536: $((SECONDS - started)) s in all"
+      "$k" bench --variant mutant_skip_last_column --shape 4096x65536 --dtype f32 --gate-extra 0 --seed 1 \
+        --json /tmp/gate-mutant.json --md /tmp/gate-mutant.md
+      local rc=$?
+      echo "bench of mutant_skip_last_column: exit $rc (the device gate must refuse it: 1)"
+      [[ $rc -eq 1 ]]
+    }
+    step gate_speed gate_speed
     # The full bench at every op's bench shapes: reports/h200/bench.{json,md}.
     # KVERIFY_BENCH_ARGS adds options (e.g. --gate-extra 0 when device time is short).
     bench_full() {

@@ -110,10 +110,13 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
 void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, const RowBlockSource& source,
                         const std::string& output_name, const Tolerance& tolerance, unsigned threads,
                         Verdict& verdict) {
-  std::vector<std::pair<std::int64_t, std::int64_t>> blocks;  // (first row, count), at most 64 rows each
+  // (first row, count): runs of consecutive rows, at most 64 rows each, and few enough rows that
+  // every thread gets several blocks (16 rows of 2^24 columns are 16 blocks, not one).
+  const std::size_t most = std::clamp<std::size_t>(rows.size() / (4 * std::max(1u, threads)), 1, 64);
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
   for (std::size_t i = 0; i < rows.size();) {
     std::size_t j = i + 1;
-    while (j < rows.size() && rows[j] == rows[j - 1] + 1 && j - i < 64) ++j;
+    while (j < rows.size() && rows[j] == rows[j - 1] + 1 && j - i < most) ++j;
     blocks.emplace_back(rows[i], static_cast<std::int64_t>(j - i));
     i = j;
   }

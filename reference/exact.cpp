@@ -1,5 +1,6 @@
 #include "reference/exact.hpp"
 
+#include <algorithm>
 #include <boost/multiprecision/mpfr.hpp>
 #include <cmath>
 #include <limits>
@@ -24,10 +25,15 @@ double exact_dot(std::span<const double> a, std::span<const double> b) {
   return static_cast<double>(acc);
 }
 
-bool certified_f64_sum(double sum, double magnitude, std::int64_t terms) {
-  const double bound = static_cast<double>(terms > 1 ? terms - 1 : 0) * 0x1.0p-53 * magnitude;
+bool compensated_sum_certified(double value, double magnitude, std::int64_t terms) {
+  constexpr double u = 0x1.0p-53;
+  const double n = static_cast<double>(terms > 1 ? terms - 1 : 0);
+  if (n * u >= 0.5) return false;
+  const double gamma = n * u / (1 - n * u);
+  // From |r - s| <= u |s| + g: |r - s| <= (u |r| + g) / (1 - u), rounded up by a further 4u.
+  const double bound = (u * std::fabs(value) + gamma * gamma * magnitude) * (1 + 4 * u);
   const double f32_ulp =
-      std::ldexp(1.0, std::max(std::ilogb(std::fabs(sum) > 0 ? std::fabs(sum) : 0x1.0p-149), -126) - 23);
+      std::ldexp(1.0, std::max(std::ilogb(std::fabs(value) > 0 ? std::fabs(value) : 0x1.0p-149), -126) - 23);
   return bound <= f32_ulp * 0x1.0p-8;
 }
 

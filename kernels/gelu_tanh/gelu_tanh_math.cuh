@@ -37,17 +37,18 @@
 
 namespace kverify::kernels {
 
-// The shared form; kFastDivide (16-bit storage only, gelu_tanh_vec_ilp.cuh says why its error is
-// absorbed there) swaps the IEEE division for __fdividef.
-template <bool kFastDivide>
+// The shared form; kSixteenBit (16-bit storage only, gelu_tanh_vec_ilp.cuh says why its error is
+// absorbed there) takes exp2f of a rounded product for expf and __fdividef for the IEEE division.
+template <bool kSixteenBit>
 __device__ __forceinline__ float gelu_tanh_sigmoid_form(float x) {
   constexpr float kSqrt8OverPi = 1.5957691216057308f;  // 2 sqrt(2/pi): t = 2u
   constexpr float kCubic = 0.044715f;
   constexpr float kSaturated = 16.0f;
+  constexpr float kLog2e = 1.4426950408889634f;
   if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;  // also +-inf; NaN falls through
   const float t = kSqrt8OverPi * (x * fmaf(kCubic * x, x, 1.0f));
-  const float e = expf(-fabsf(t));
-  const float d = kFastDivide ? __fdividef(x * e, 1.0f + e) : (x * e) / (1.0f + e);
+  const float e = kSixteenBit ? exp2f(-fabsf(t) * kLog2e) : expf(-fabsf(t));
+  const float d = kSixteenBit ? __fdividef(x * e, 1.0f + e) : (x * e) / (1.0f + e);
   return copysignf(t >= 0.0f ? x - d : d, x);  // NaN: t, e, d NaN, and copysign keeps NaN
 }
 

@@ -8,9 +8,18 @@
 //
 // f16/bf16 storage moves half the bytes per element, so the arithmetic decides the time (2^28
 // elements: ~0.25 ms of memory at 4276 GB/s). gelu_tanh_f32_16 is gelu_tanh_math.cuh's form with
-// __fdividef for the IEEE division (2 ulp for a divisor in [1, 2]): ~1.5 eps32 more than the f32
-// bound, which the f16/bf16 policy's extra output ulp (2^13 eps32 for f16, 2^16 for bf16) absorbs:
-// the policy (ops/gelu_tanh/reference.cpp) is unchanged and every test of it still applies.
+// two cheaper steps, each within what the f16/bf16 policy's extra output ulp leaves:
+//   - __fdividef for the IEEE division (2 ulp for a divisor in [1, 2]): 1.5 eps32 more;
+//   - exp2f(-|t| log2e) for expf(-|t|) (no range reduction in two constants): exp2f's 2 ulp, plus
+//     the rounding of the f32 constant log2e (2^-25 relative) and of the product (2^-24), which
+//     reach e multiplied by |t| log2e ln 2 = |t|: 0.75 |t| eps32 more than expf's. y's
+//     sensitivity to e's relative error is at most 1 (t < 0: y = x e / (1 + e); t >= 0: e / (1 + e)).
+//     exp2f, not __expf: a result below 2^-126 stays subnormal instead of flushing to 0 (x near
+//     -10 gives e ~ 2^-127 and y ~ 2^-123, above bf16's 2^-126 floor: a flush would fail it).
+// |x| < 16 keeps |t| <= 318, so the extra is < 240 + 1.5 eps32, against half an output ulp left by
+// the final rounding: >= 2^-9 |y| (bf16, 2^14 eps32) or 2^-12 |y| (f16, 2^11 eps32; below f16's
+// normal range its 2^-24 floor). The policy (ops/gelu_tanh/reference.cpp) is unchanged and every
+// test of it still applies.
 #pragma once
 
 #include "kernels/gelu_tanh/gelu_tanh_contiguous_vec.cuh"  // GeluVector, GeluContiguousArgs

@@ -42,7 +42,10 @@ constexpr std::string_view kBenchShapes[] = {"16384x16384"};  // 2^28 elements
 constexpr std::string_view kBenchQuick[] = {"64x1000"};
 constexpr std::string_view kGateRecipes[] = {"uniform:12", "normal:4"};  // around x = 11
 
-std::optional<BenchGoal> bench_goal(DType, std::span<const std::int64_t>) { return BenchGoal{false, 0.97}; }
+// Fractions of the copy ceiling: torch reaches 0.995 in f32 and 0.86 in bf16 (reports/h200/perf.md).
+std::optional<BenchGoal> bench_goal(DType dtype, std::span<const std::int64_t>) {
+  return BenchGoal{false, dtype == DType::f32 ? 0.97 : 0.95};
+}
 
 // 2^31 + 32768 elements; in bf16 byte offset 2^32 is element 2^31.
 constexpr std::string_view kHugeCases[] = {"op=gelu_tanh dtype=bf16 shape=32768x65537"};

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -97,51 +98,60 @@ Expectations matmul_relu_reference(const TensorView& a, const TensorView& b) {
                                 " but B has " + std::to_string(b.rows()) + " rows");
   const DType out_dtype = a.dtype;  // one storage dtype per Case: C's is A's
 
-  // The stored inputs, widened exactly to f64 once (logical row-major copies), and whether each
-  // row of A and each column of B holds only integers (exact mode).
-  using Accumulator = double;
-  // B is kept transposed (Bt[n][k] = B[k][n]): the k loop then reads both operands in order, the
-  // same sums in the same order, several times faster than striding B by N.
-  std::vector<Accumulator> A(static_cast<std::size_t>(M * K)), Bt(static_cast<std::size_t>(K * N));
-  std::vector<bool> a_row_integer(static_cast<std::size_t>(M), true), b_col_integer(static_cast<std::size_t>(N), true);
-  for (std::int64_t m = 0; m < M; ++m)
-    for (std::int64_t k = 0; k < K; ++k) {
-      A[m * K + k] = a.at(m, k);
-      if (!is_integer(A[m * K + k])) a_row_integer[m] = false;
-    }
+  // Whether each column of B holds only integers (exact mode), in one pass over B.
+  std::vector<char> b_col_integer(static_cast<std::size_t>(N), 1);
   for (std::int64_t k = 0; k < K; ++k)
-    for (std::int64_t n = 0; n < N; ++n) {
-      Bt[n * K + k] = b.at(k, n);
-      if (!is_integer(Bt[n * K + k])) b_col_integer[n] = false;
-    }
+    for (std::int64_t n = 0; n < N; ++n)
+      if (!is_integer(b.at(k, n))) b_col_integer[static_cast<std::size_t>(n)] = 0;
 
   Expectations c{M, N, std::vector<Expected>(static_cast<std::size_t>(M * N))};
+  // Per column n of C's row m: the compensated sum of the products (its plain part is the float64
+  // sum), the rounding errors, and sum |A[m][k] B[k][n]| (the condition).
+  std::vector<double> sum(static_cast<std::size_t>(N)), error(sum.size()), magnitude(sum.size());
+  std::vector<double> a_row(static_cast<std::size_t>(K)), b_column;
   size_step(M);  // a progress line counts the rows of C (core/progress.hpp)
   for (std::int64_t m = 0; m < M; ++m) {
-    const std::span<const double> a_row(&A[m * K], static_cast<std::size_t>(K));
-    for (std::int64_t n = 0; n < N; ++n) {
-      // C[m][n] = relu(sum_k A[m][k] B[k][n]); condition = sum_k |A[m][k] B[k][n]|.
-      const std::span<const double> b_column(&Bt[n * K], static_cast<std::size_t>(K));
-      Accumulator sum = 0, magnitude = 0;
-      for (std::int64_t k = 0; k < K; ++k) {
-        const Accumulator product = a_row[k] * b_column[k];  // exact: two f32 values
-        sum += product;
-        magnitude += std::fabs(product);
+    bool a_row_integer = true;
+    for (std::int64_t k = 0; k < K; ++k) {
+      a_row[static_cast<std::size_t>(k)] = a.at(m, k);
+      a_row_integer = a_row_integer && is_integer(a_row[static_cast<std::size_t>(k)]);
+    }
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(error.begin(), error.end(), 0.0);
+    std::fill(magnitude.begin(), magnitude.end(), 0.0);
+    // C[m][n] = relu(sum_k A[m][k] B[k][n]), k ascending for every n; B read a row at a time.
+    for (std::int64_t k = 0; k < K; ++k) {
+      const double ak = a_row[static_cast<std::size_t>(k)];
+      for (std::int64_t n = 0; n < N; ++n) {
+        const double product = ak * b.at(k, n);  // exact: two f32 values
+        compensated_add(sum[static_cast<std::size_t>(n)], error[static_cast<std::size_t>(n)], product);
+        magnitude[static_cast<std::size_t>(n)] += std::fabs(product);
       }
-      if (std::isfinite(sum) && !certified_f64_sum(sum, magnitude, K))  // cancellation: decide exactly
-        sum = exact_dot(a_row, b_column);
-      const double relu_sum = relu_keep_nan(sum);  // ReLU once, on the full K sum
+    }
+    for (std::int64_t n = 0; n < N; ++n) {
+      const auto i = static_cast<std::size_t>(n);
+      const double plain = sum[i];  // non-finite when a product was
+      double value = plain;
+      if (std::isfinite(plain)) {
+        value = sum[i] + error[i];
+        if (!compensated_sum_certified(value, magnitude[i], K)) {  // cancellation: decide exactly
+          b_column.resize(static_cast<std::size_t>(K));
+          for (std::int64_t k = 0; k < K; ++k) b_column[static_cast<std::size_t>(k)] = b.at(k, n);
+          value = exact_dot(a_row, b_column);
+        }
+      }
+      const double relu_sum = relu_keep_nan(value);  // ReLU once, on the full K sum
       Expected& e = c.values[static_cast<std::size_t>(m * N + n)];
       if (std::isnan(relu_sum)) {
         e = {std::numeric_limits<double>::quiet_NaN(), Expected::Kind::nan, 0};
-      } else if (std::isinf(sum)) {
-        e = {relu_sum, Expected::Kind::exact, magnitude};  // +inf stays, -inf gives 0
+      } else if (std::isinf(value)) {
+        e = {relu_sum, Expected::Kind::exact, magnitude[i]};  // +inf stays, -inf gives 0
       } else if (const double stored = round_to(out_dtype, relu_sum); std::isinf(stored)) {
-        e = {stored, Expected::Kind::exact, magnitude};  // the result overflows the output dtype
-      } else if (a_row_integer[m] && b_col_integer[n] && magnitude <= kExactLimit) {
-        e = {stored, Expected::Kind::exact, magnitude};  // exact mode: f32 sum exact, one rounding
+        e = {stored, Expected::Kind::exact, magnitude[i]};  // the result overflows the output dtype
+      } else if (a_row_integer && b_col_integer[i] && magnitude[i] <= kExactLimit) {
+        e = {stored, Expected::Kind::exact, magnitude[i]};  // exact mode: f32 sum exact, one rounding
       } else {
-        e = {relu_sum, Expected::Kind::approx, magnitude};
+        e = {relu_sum, Expected::Kind::approx, magnitude[i]};
       }
     }
     advance_step();
@@ -155,14 +165,20 @@ std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k) {
 
 std::vector<double> matmul_relu_eager(const TensorView& a, const TensorView& b, DType storage) {
   const StorageRounding q{storage};
+  const std::int64_t M = a.rows(), K = a.cols(), N = b.cols();
   std::vector<double> y;
-  for (std::int64_t m = 0; m < a.rows(); ++m)
-    for (std::int64_t n = 0; n < b.cols(); ++n) {
-      float acc = 0;
-      for (std::int64_t k = 0; k < a.cols(); ++k)
-        acc = std::fma(static_cast<float>(a.at(m, k)), static_cast<float>(b.at(k, n)), acc);
-      y.push_back(relu_keep_nan(q(acc)));
+  std::vector<float> acc(static_cast<std::size_t>(N));
+  for (std::int64_t m = 0; m < M; ++m) {
+    std::fill(acc.begin(), acc.end(), 0.0f);
+    // Every C[m][n] accumulates its products k ascending, one fma each (B read a row at a time).
+    for (std::int64_t k = 0; k < K; ++k) {
+      const auto ak = static_cast<float>(a.at(m, k));
+      for (std::int64_t n = 0; n < N; ++n)
+        acc[static_cast<std::size_t>(n)] =
+            std::fma(ak, static_cast<float>(b.at(k, n)), acc[static_cast<std::size_t>(n)]);
     }
+    for (float v : acc) y.push_back(relu_keep_nan(q(v)));
+  }
   return y;
 }
 

@@ -60,11 +60,13 @@ constexpr std::string_view kBenchShapes[] = {"4096x4096x4096", "8192x8192x8192",
 constexpr std::string_view kBenchQuick[] = {"64x64x64", "33x65x47"};
 constexpr std::string_view kGateRecipes[] = {"int:2", "uniform:1"};  // exact mode, then signs mixed
 
-// Fractions of cuBLASLt+ReLU's speed in the same run (reports/h200/perf.md).
+// Fractions of cuBLASLt+ReLU's speed in the same run: at the large squares, where cuBLASLt is at
+// its best, 0.95; at the odd and skinny shapes, where it is weak, 1.1 (an open Hopper GEMM has beaten
+// cuBLAS at 4096^3 and 8192^3; reports/h200/perf.md); f32 (no TF32) 0.9 everywhere.
 std::optional<BenchGoal> bench_goal(DType dtype, std::span<const std::int64_t> shape) {
-  if (dtype == DType::f32) return BenchGoal{true, 0.80};
+  if (dtype == DType::f32) return BenchGoal{true, 0.90};
   const bool large_square = shape[0] == shape[1] && shape[1] == shape[2] && shape[0] >= 4096;
-  return BenchGoal{true, large_square ? 0.70 : 1.0};
+  return BenchGoal{true, large_square ? 0.95 : 1.1};
 }
 
 double flops(std::span<const std::int64_t> s) {

@@ -68,28 +68,31 @@ Expectations row_sum_reference(const TensorView& x, DType out) {
   Expectations y{x.rows(), 1, std::vector<Expected>(static_cast<std::size_t>(x.rows()))};
   std::vector<double> row;
   for (std::int64_t r = 0; r < x.rows(); ++r) {
-    double sum = sum_in<double>(x, r), magnitude = 0;
+    double plain = 0;  // NaN and infinities propagate here; the compensated sum needs finite terms
+    CompensatedSum sum;
     bool integers = true;
     for (std::int64_t c = 0; c < x.cols(); ++c) {
       const double v = x.at(r, c);
-      magnitude += std::fabs(v);
+      plain += v;
+      if (std::isfinite(v)) sum.add(v);
       integers = integers && std::isfinite(v) && v == std::trunc(v);
     }
     Expected& e = y.values[static_cast<std::size_t>(r)];
-    if (std::isnan(sum)) {
+    if (std::isnan(plain)) {
       e = {std::numeric_limits<double>::quiet_NaN(), Expected::Kind::nan, 0};
-    } else if (std::isinf(sum)) {
-      e = {sum, Expected::Kind::exact, 0};
-    } else if (integers && magnitude < 0x1.0p24) {
+    } else if (std::isinf(plain)) {
+      e = {plain, Expected::Kind::exact, 0};
+    } else if (integers && sum.magnitude < 0x1.0p24) {
       // Integer partial sums below 2^24 are exact in f32 and in f64: the sum is exact.
-      e = {round_to(out, sum), Expected::Kind::exact, magnitude};
+      e = {round_to(out, plain), Expected::Kind::exact, sum.magnitude};
     } else {
-      if (!certified_f64_sum(sum, magnitude, x.cols())) {  // cancellation: float64 cannot decide
+      double value = sum.value();
+      if (!sum.certified()) {  // cancellation: float64, even compensated, cannot decide
         row.resize(static_cast<std::size_t>(x.cols()));
         for (std::int64_t c = 0; c < x.cols(); ++c) row[static_cast<std::size_t>(c)] = x.at(r, c);
-        sum = exact_sum(row);
+        value = exact_sum(row);
       }
-      e = {sum, Expected::Kind::approx, magnitude};
+      e = {value, Expected::Kind::approx, sum.magnitude};
     }
   }
   return y;

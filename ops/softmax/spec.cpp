@@ -46,21 +46,11 @@ constexpr std::string_view kBenchQuick[] = {"64x32", "16x1000", "4x5000"};
 // const:-200: exp(x - 0) underflows under a 0-padded max.
 constexpr std::string_view kGateRecipes[] = {"const:-200", "uniform:30", "negative:2"};
 
-// The copy-ceiling fractions of reports/h200/perf.md: f32 the best anchor per width (at least 0.90 at the
-// two widest), bf16 0.90.
-std::optional<BenchGoal> bench_goal(DType dtype, std::span<const std::int64_t> shape) {
-  if (dtype != DType::f32) return BenchGoal{false, 0.90};
-  switch (shape[1]) {
-    case 1024:
-      return BenchGoal{false, 0.99};
-    case 16384:
-      return BenchGoal{false, 0.97};
-    case 65536:
-    case 262144:
-      return BenchGoal{false, 0.90};
-    default:
-      return BenchGoal{false, 0.98};  // 32, 128, 4096
-  }
+// Fractions of the copy ceiling at every width: the best published anchors reach 0.98-1.00 at
+// narrow widths but 0.49-0.67 at 65536 and 262144, and a cluster softmax sustains ~0.90 of an
+// H100's bandwidth up to 262144 (reports/h200/perf.md).
+std::optional<BenchGoal> bench_goal(DType dtype, std::span<const std::int64_t>) {
+  return BenchGoal{false, dtype == DType::f32 ? 0.95 : 0.92};
 }
 
 constexpr std::string_view kHugeCases[] = {

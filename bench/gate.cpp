@@ -36,17 +36,27 @@ namespace {
 
 // The inputs the device drew for the checked rows, against the host's recipe, bit for bit: what a
 // replay of the Case on emu will give the kernel.
-void check_replayable(const Case& c, int t, const std::vector<std::int64_t>& rows,
-                      const std::vector<unsigned char>& got, unsigned threads) {
+constexpr std::int64_t kReplayChecked = std::int64_t{1} << 22;
+// Returns {elements checked, elements copied}.
+std::pair<std::int64_t, std::int64_t> check_replayable(const Case& c, int t, const std::vector<std::int64_t>& rows,
+                                                       const std::vector<unsigned char>& got, unsigned threads) {
   const Layout2D l = c.layout(t);
   const std::size_t es = size_of(c.dtype);
   const recipe_math::Kind kind = recipe_kind(c.values.name);
   std::mutex m;
   std::string first_difference;
-  // Over the elements, not the rows: one row of 2^28 elements is spread over every thread too.
+  // Every copied element up to kReplayChecked, else that many spread evenly over them (one in
+  // `stride`, at a seeded place in each stretch): a host and a device that drew differently differ
+  // on most elements (another rounding somewhere in the arithmetic), so a sample sees it, where
+  // recomputing a gigabyte tensor's recipe on the host cost seconds (the test on the GPU,
+  // bench/tests/device_image_test.cpp, compares every element of every recipe).
   const auto elements = static_cast<std::int64_t>(rows.size()) * l.cols;
-  parallel_for(elements, threads, [&](std::int64_t i0, std::int64_t i1) {
-    for (auto i = i0; i < i1; ++i) {
+  const std::int64_t stride = (elements + kReplayChecked - 1) / kReplayChecked;
+  parallel_for((elements + stride - 1) / stride, threads, [&](std::int64_t j0, std::int64_t j1) {
+    for (auto j = j0; j < j1; ++j) {
+      const std::int64_t i = std::min(
+          elements - 1, j * stride + static_cast<std::int64_t>(guard_patterns::mix(static_cast<std::uint64_t>(j)) %
+                                                               static_cast<std::uint64_t>(stride)));
       const std::int64_t r = rows[static_cast<std::size_t>(i / l.cols)], col = i % l.cols;
       const double v = recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols});
       const std::uint64_t want = guard_patterns::storage_bits(c.dtype, v);
@@ -66,6 +76,7 @@ void check_replayable(const Case& c, int t, const std::vector<std::int64_t>& row
   if (!first_difference.empty())
     throw std::runtime_error("the inputs drawn on the device differ from the host's recipe (" + first_difference +
                              "): a replay on emu would not see the kernel's inputs");
+  return {(elements + stride - 1) / stride, elements};
 }
 
 // The gate's checks with every tensor on the device: inputs drawn there, two guarded runs (NaN
@@ -73,8 +84,9 @@ void check_replayable(const Case& c, int t, const std::vector<std::int64_t>& row
 // fails brings its whole image to the host, whose own checks then describe it exactly as run_case
 // does. Only the sampled rows (and tensors read whole, e.g. matmul's B) come to the host for the
 // reference, after they are checked against the host's recipe.
-void check_on_device(const Case& c, const Variant& v, const Tolerance& tolerance, const std::vector<std::int64_t>& rows,
-                     unsigned threads, Verdict& verdict) {
+// Returns what the replay check covered, for the gate's coverage line.
+std::string check_on_device(const Case& c, const Variant& v, const Tolerance& tolerance,
+                            const std::vector<std::int64_t>& rows, unsigned threads, Verdict& verdict) {
   const int n = c.op->tensor_count, out = c.op->output_tensor();
   const auto role = [&](int t) -> const TensorRole& { return c.op->tensors()[t]; };
   const auto image_of = [&](int t) {
@@ -116,16 +128,17 @@ void check_on_device(const Case& c, const Variant& v, const Tolerance& tolerance
     }
     return true;
   };
-  if (!guarded_run_on_device("run 1", Poison::nan)) return;
+  if (!guarded_run_on_device("run 1", Poison::nan)) return "";
   // Run 1's output is kept for the comparison and the reference; run 2 writes a fresh image.
   std::unique_ptr<DeviceImage> first = std::move(images[static_cast<std::size_t>(out)]);
   images[static_cast<std::size_t>(out)] = image_of(out);
-  if (!guarded_run_on_device("run 2", Poison::random_finite)) return;
+  if (!guarded_run_on_device("run 2", Poison::random_finite)) return "";
   const DeviceImage& second = *images[static_cast<std::size_t>(out)];
   if (const auto d = DeviceImage::compare_runs(*first, second, kRandomPoisonSeed); d.unwritten + d.changed > 0)
     compare_runs(first->to_host(), second.to_host(), verdict, threads, &c, &c);
 
   // The sampled rows on the host: compact copies, checked against the host's recipe.
+  std::int64_t replay_checked = 0, replay_copied = 0;
   std::vector<std::vector<unsigned char>> compact(static_cast<std::size_t>(n));
   std::vector<std::vector<std::int64_t>> rows_of_tensor(static_cast<std::size_t>(n));
   for (int t = 0; t < n; ++t) {
@@ -138,7 +151,11 @@ void check_on_device(const Case& c, const Variant& v, const Tolerance& tolerance
     }
     const DeviceImage& image = t == out ? *first : *images[static_cast<std::size_t>(t)];
     compact[static_cast<std::size_t>(t)] = image.gather_rows(r);
-    if (!role(t).output) check_replayable(c, t, r, compact[static_cast<std::size_t>(t)], threads);
+    if (!role(t).output) {
+      const auto [checked, copied] = check_replayable(c, t, r, compact[static_cast<std::size_t>(t)], threads);
+      replay_checked += checked;
+      replay_copied += copied;
+    }
   }
   const std::size_t es = size_of(c.dtype);
   const RowBlockSource from_copies = [&](std::int64_t r0, std::int64_t count) {
@@ -157,6 +174,11 @@ void check_on_device(const Case& c, const Variant& v, const Tolerance& tolerance
     return block;
   };
   check_sampled_rows(c, rows, from_copies, first->name(), tolerance, threads, verdict);
+  return "; inputs drawn on the device, " +
+         (replay_checked == replay_copied
+              ? "every copied element"
+              : std::to_string(replay_checked) + " of the " + std::to_string(replay_copied) + " copied elements") +
+         " equal to the host's recipe bit for bit";
 }
 
 }  // namespace
@@ -191,7 +213,7 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
     return finish();
   }
   if (on_device) {
-    check_on_device(c, v, *tolerance, rows, threads, verdict);
+    result.coverage += check_on_device(c, v, *tolerance, rows, threads, verdict);
     decide_outcome(verdict);
     return finish();
   }

@@ -145,7 +145,28 @@ double round_to(DType d, double v);
 double ulp(DType d, double v);
 
 // Raw storage <-> f64, reading `bytes` of one element of the dtype.
-double load_as_f64(DType d, const void* bytes);
+// Inline: the references read every element through it.
+inline double load_as_f64(DType d, const void* bytes) {
+  switch (d) {
+    case DType::f64: {
+      double v;
+      std::memcpy(&v, bytes, 8);
+      return v;
+    }
+    case DType::f32: {
+      float v;
+      std::memcpy(&v, bytes, 4);
+      return v;
+    }
+    case DType::f16:
+    case DType::bf16: {
+      std::uint16_t b;
+      std::memcpy(&b, bytes, 2);
+      return d == DType::f16 ? f16_bits_to_f32(b) : bf16_bits_to_f32(b);
+    }
+  }
+  return 0.0;
+}
 void store_from_f64(DType d, double v, void* bytes);
 
 }  // namespace kverify

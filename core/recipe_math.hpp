@@ -132,34 +132,63 @@ KV_RECIPE_FN double log_of(double x) {
 
 // sin and cos of 2 pi t: t is split into quarter turns q and a rest r in [-1/8, 1/8], whose
 // Taylor series (|2 pi r| <= pi/4) to the 19th and 20th powers leave < 1e-19.
-struct SinCos {
-  double sin, cos;
+struct QuarterTurns {
+  std::int64_t quadrant;  // q mod 4
+  double x, z;            // x = 2 pi r, z = x^2
 };
-KV_RECIPE_FN SinCos sincos_of_turns(double t) {
+KV_RECIPE_FN QuarterTurns quarter_turns(double t) {
   const double q = floor_of(add(mul(t, 4.0), 0.5));
-  const double r = sub(t, mul(q, 0.25));
-  const double x = mul(r, 0x1.921fb54442d18p+2);  // 2 pi
-  const double z = mul(x, x);
-  constexpr double kInverseFactorial[] = {
-      0x1.0000000000000p+0,  0x1.0000000000000p+0,  0x1.0000000000000p-1,  0x1.5555555555555p-3,  0x1.5555555555555p-5,
-      0x1.1111111111111p-7,  0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19,
-      0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26, 0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37,
-      0x1.ae7f3e733b81fp-41, 0x1.ae7f3e733b81fp-45, 0x1.952c77030ad4ap-49, 0x1.6827863b97d97p-53, 0x1.2f49b46814157p-57,
-      0x1.e542ba4020225p-62};
-  double s = kInverseFactorial[19], c = kInverseFactorial[20];
-  for (int k = 17; k >= 1; k -= 2) s = add(mul(s, -z), kInverseFactorial[k]);  // alternating signs
-  for (int k = 18; k >= 0; k -= 2) c = add(mul(c, -z), kInverseFactorial[k]);
-  s = mul(s, x);
-  const std::int64_t quadrant = static_cast<std::int64_t>(q) & 3;
-  switch (quadrant) {
+  const double x = mul(sub(t, mul(q, 0.25)), 0x1.921fb54442d18p+2);  // 2 pi
+  return {static_cast<std::int64_t>(q) & 3, x, mul(x, x)};
+}
+// 1/k!, k = 0 .. 20.
+#define KV_INVERSE_FACTORIALS                                                                                     \
+  {                                                                                                               \
+    0x1.0000000000000p+0, 0x1.0000000000000p+0, 0x1.0000000000000p-1, 0x1.5555555555555p-3, 0x1.5555555555555p-5, \
+        0x1.1111111111111p-7, 0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-16,                \
+        0x1.71de3a556c734p-19, 0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26, 0x1.1eed8eff8d898p-29,               \
+        0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-41, 0x1.ae7f3e733b81fp-45,               \
+        0x1.952c77030ad4ap-49, 0x1.6827863b97d97p-53, 0x1.2f49b46814157p-57, 0x1.e542ba4020225p-62                \
+  }
+KV_RECIPE_FN double sin_series(const QuarterTurns& a) {  // sin x = x (1 - z/3! + z^2/5! - ...)
+  constexpr double f[] = KV_INVERSE_FACTORIALS;
+  double s = f[19];
+  for (int k = 17; k >= 1; k -= 2) s = add(mul(s, -a.z), f[k]);
+  return mul(s, a.x);
+}
+KV_RECIPE_FN double cos_series(const QuarterTurns& a) {  // cos x = 1 - z/2! + z^2/4! - ...
+  constexpr double f[] = KV_INVERSE_FACTORIALS;
+  double c = f[20];
+  for (int k = 18; k >= 0; k -= 2) c = add(mul(c, -a.z), f[k]);
+  return c;
+}
+#undef KV_INVERSE_FACTORIALS
+KV_RECIPE_FN double cos_of_turns(double t) {
+  const QuarterTurns a = quarter_turns(t);
+  switch (a.quadrant) {
     case 0:
-      return {s, c};
+      return cos_series(a);
     case 1:
-      return {c, -s};
+      return -sin_series(a);
     case 2:
-      return {-s, -c};
+      return -cos_series(a);
     default:
-      return {-c, s};
+      return sin_series(a);
+  }
+}
+// tan(pi h) = sin(2 pi (h/2)) / cos(2 pi (h/2)), for h in (-1/2, 1/2).
+KV_RECIPE_FN double tan_of_half_turns(double h) {
+  const QuarterTurns a = quarter_turns(mul(h, 0.5));
+  const double s = sin_series(a), c = cos_series(a);
+  switch (a.quadrant) {
+    case 0:
+      return div(s, c);
+    case 1:
+      return div(c, -s);
+    case 2:
+      return div(-s, -c);
+    default:
+      return div(-c, s);
   }
 }
 
@@ -185,7 +214,7 @@ KV_RECIPE_FN double value(const Draw& d) {
   const std::uint64_t b = splitmix64(a);
   const double p = d.param;
   const auto normal = [&] {  // Box-Muller
-    return mul(square_root(mul(-2.0, log_of(unit(a)))), sincos_of_turns(unit(b)).cos);
+    return mul(square_root(mul(-2.0, log_of(unit(a)))), cos_of_turns(unit(b)));
   };
   switch (d.kind) {
     case Kind::normal:
@@ -202,10 +231,8 @@ KV_RECIPE_FN double value(const Draw& d) {
       return sub(mul(-abs_of(normal()), p), 1.0);
     case Kind::ramp:
       return mul(static_cast<double>(d.col + 1), p);
-    case Kind::heavy: {  // Cauchy: tan(pi (u - 1/2)), the half turn's sine over its cosine
-      const SinCos h = sincos_of_turns(mul(sub(unit(a), 0.5), 0.5));
-      return clamp_to(mul(p, div(h.sin, h.cos)), -1e30, 1e30);
-    }
+    case Kind::heavy:  // Cauchy: tan(pi (u - 1/2))
+      return clamp_to(mul(p, tan_of_half_turns(sub(unit(a), 0.5))), -1e30, 1e30);
     // Parameters are clamped before they become integers: a double out of the integer's range (the
     // parser accepts any finite P) is undefined behaviour (found by the fuzz targets under UBSan).
     case Kind::ties:

@@ -72,10 +72,12 @@ std::vector<GuardedImage> materialize(const Case& c, unsigned threads) {
     if (role.output) continue;
     GuardedImage& image = images.back();
     const Layout2D l = image.layout();
+    const recipe_math::Kind kind = recipe_kind(c.values.name);
     parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
       for (auto r = r0; r < r1; ++r)
         for (std::int64_t col = 0; col < l.cols; ++col)
-          store_from_f64(c.dtype, recipe_value(c.values, c.seed, t, r, col, l.cols), image.element(r, col));
+          store_from_f64(c.dtype, recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols}),
+                         image.element(r, col));
     });
   }
   return images;

@@ -19,9 +19,9 @@
 //   (The textbook tanh(u) = (e^2u - 1) / (e^2u + 1) overflows to inf/inf = NaN for x >= ~10.9, and
 //   1 + tanhf(u) cancels for x <= ~-3; ops/gelu_tanh/tests/pipeline_test.cpp plants both and fails them.)
 //   |x| >= 16: y = x for x > 0 and -0 for x < 0, which is what the formula rounds to in f32 there
-//   (t >= 318: 1 + exp(-t) rounds to 1; t <= -318: |x| exp(t) < 2^-400 underflows), taken
-//   explicitly so that x^2 and x^3 are never formed for large |x| (x^3 overflows f32 beyond 7e12)
-//   and infinities land on their limits. NaN fails |x| >= 16 and propagates through the formula.
+//   (t >= 318: 1 + exp(-t) rounds to 1; t <= -318: |x| exp(t) < 2^-400 underflows), selected
+//   explicitly because the formula's x^3 overflows f32 beyond 7e12 and infinities must land on
+//   their limits. NaN fails |x| >= 16 and propagates through the formula.
 //
 // Error (ops/gelu_tanh/reference.cpp turns this into the tolerance): t carries <= 6 roundings (the two
 // constants, x*0.0447f, the fma, the two products), ~3 eps32 relative, which exp turns into a relative
@@ -45,11 +45,13 @@ __device__ __forceinline__ float gelu_tanh_sigmoid_form(float x) {
   constexpr float kCubic = 0.044715f;
   constexpr float kSaturated = 16.0f;
   constexpr float kLog2e = 1.4426950408889634f;
-  if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;  // also +-inf; NaN falls through
+  // For |x| >= 16 (and +-inf) t, e and d may overflow or be NaN: computed, never used (a select,
+  // not a branch: no divergence, and no reconvergence around each element).
   const float t = kSqrt8OverPi * (x * fmaf(kCubic * x, x, 1.0f));
   const float e = kSixteenBit ? exp2f(-fabsf(t) * kLog2e) : expf(-fabsf(t));
   const float d = kSixteenBit ? __fdividef(x * e, 1.0f + e) : (x * e) / (1.0f + e);
-  return copysignf(t >= 0.0f ? x - d : d, x);  // NaN: t, e, d NaN, and copysign keeps NaN
+  const float y = copysignf(t >= 0.0f ? x - d : d, x);         // NaN: t, e, d NaN, and copysign keeps NaN
+  return fabsf(x) >= kSaturated ? (x > 0.0f ? x : -0.0f) : y;  // NaN fails the test and keeps y
 }
 
 __device__ __forceinline__ float gelu_tanh_f32(float x) { return gelu_tanh_sigmoid_form<false>(x); }

@@ -22,6 +22,8 @@
 // test of it still applies.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/gelu_tanh/gelu_tanh_contiguous_vec.cuh"  // GeluVector, GeluContiguousArgs
 #include "kernels/gelu_tanh/gelu_tanh_math.cuh"
 #include "runtime/kernel_api.hpp"
@@ -38,6 +40,31 @@ __device__ __forceinline__ float gelu_tanh_storage(float x) {
     return gelu_tanh_f32_16(x);
   else
     return gelu_tanh_f32(x);
+}
+
+// GELU of every lane of v, in place. 16-bit lanes are rounded two at a time (one packed
+// conversion instruction for a pair, where lane by lane took one each).
+template <typename T>
+__device__ __forceinline__ void convert_gelu_vector(GeluVector<T>& v) {
+  constexpr int kLanes = GeluVector<T>::kLanes;
+  if constexpr (std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>) {
+#pragma unroll
+    for (int k = 0; k < kLanes; k += 2) {
+      const float y0 = gelu_tanh_f32_16(kv::to_f32(v.lane[k])), y1 = gelu_tanh_f32_16(kv::to_f32(v.lane[k + 1]));
+      if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+        const __nv_bfloat162 pair = __floats2bfloat162_rn(y0, y1);
+        v.lane[k] = pair.x;
+        v.lane[k + 1] = pair.y;
+      } else {
+        const __half2 pair = __floats2half2_rn(y0, y1);
+        v.lane[k] = pair.x;
+        v.lane[k + 1] = pair.y;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kLanes; ++k) v.lane[k] = kv::from_f32<T>(gelu_tanh_storage<T>(kv::to_f32(v.lane[k])));
+  }
 }
 
 template <typename T>
@@ -60,8 +87,7 @@ __global__ void __launch_bounds__(256) gelu_tanh_vec_ilp(GeluContiguousArgs<T> a
     for (int u = 0; u < kGeluUnroll; ++u) {
       const long long i = base + static_cast<long long>(u) * blockDim.x;
       if (i < vectors) {
-#pragma unroll
-        for (int k = 0; k < kLanes; ++k) v[u].lane[k] = kv::from_f32<T>(gelu_tanh_storage<T>(kv::to_f32(v[u].lane[k])));
+        convert_gelu_vector(v[u]);
         yv[i] = v[u];
       }
     }

@@ -10,9 +10,8 @@
 
 #include "bench/device_image.hpp"
 #include "core/parallel.hpp"
-#include "pipeline/guard_patterns.hpp"
-
 #include "pipeline/execute.hpp"
+#include "pipeline/guard_patterns.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/memory_plan.hpp"
 #include "pipeline/run_case.hpp"  // materialize, guarded_run, compare_runs, decide_outcome, subject_of
@@ -49,7 +48,7 @@ std::pair<std::int64_t, std::int64_t> check_replayable(const Case& c, int t, con
   // `stride`, at a seeded place in each stretch): a host and a device that drew differently differ
   // on most elements (another rounding somewhere in the arithmetic), so a sample sees it, where
   // recomputing a gigabyte tensor's recipe on the host cost seconds (the test on the GPU,
-  // bench/tests/device_image_test.cpp, compares every element of every recipe).
+  // bench/tests/device_image_test.cpp, compares every recipe in every dtype element by element).
   const auto elements = static_cast<std::int64_t>(rows.size()) * l.cols;
   const std::int64_t stride = (elements + kReplayChecked - 1) / kReplayChecked;
   parallel_for((elements + stride - 1) / stride, threads, [&](std::int64_t j0, std::int64_t j1) {

@@ -30,11 +30,7 @@
 
 namespace kverify::kernels {
 
-// 16-byte vectors in flight per thread: 4 for f32 (64 registers, 4 blocks of 256 per SM); 2 for
-// f16/bf16, whose unpacked values and longer arithmetic held 58 registers at 4 (bf16 at 2: 40
-// registers, 6 blocks per SM, still 48 KB of loads in flight per SM).
-template <typename T>
-inline constexpr int kGeluUnroll = sizeof(T) == 2 ? 2 : 4;
+inline constexpr int kGeluUnroll = 4;
 
 __device__ __forceinline__ float gelu_tanh_f32_16(float x) { return gelu_tanh_sigmoid_form<true>(x); }
 
@@ -78,17 +74,17 @@ __global__ void __launch_bounds__(256) gelu_tanh_vec_ilp(GeluContiguousArgs<T> a
   const Vec* __restrict__ xv = reinterpret_cast<const Vec*>(a.x);
   Vec* __restrict__ yv = reinterpret_cast<Vec*>(a.y);
   const long long vectors = a.n / kLanes;
-  const long long tile = static_cast<long long>(blockDim.x) * kGeluUnroll<T>;
+  const long long tile = static_cast<long long>(blockDim.x) * kGeluUnroll;
   const long long step = static_cast<long long>(gridDim.x) * tile;
   for (long long base = static_cast<long long>(blockIdx.x) * tile + threadIdx.x; base < vectors; base += step) {
-    Vec v[kGeluUnroll<T>];
+    Vec v[kGeluUnroll];
 #pragma unroll
-    for (int u = 0; u < kGeluUnroll<T>; ++u) {
+    for (int u = 0; u < kGeluUnroll; ++u) {
       const long long i = base + static_cast<long long>(u) * blockDim.x;
       if (i < vectors) v[u] = xv[i];
     }
 #pragma unroll
-    for (int u = 0; u < kGeluUnroll<T>; ++u) {
+    for (int u = 0; u < kGeluUnroll; ++u) {
       const long long i = base + static_cast<long long>(u) * blockDim.x;
       if (i < vectors) {
         convert_gelu_vector(v[u]);

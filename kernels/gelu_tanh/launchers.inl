@@ -2,9 +2,8 @@
 // gelu_tanh_cuda.cu for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
 // Without KV_BACKEND (tests, variants.cpp) only the host helpers are defined.
 //
-// The kernels use 256 threads and a grid-stride loop; the grid is one block per 1024 work items
-// (elements, or 16-byte vectors), at most 132 SMs x 8 blocks (an H200 full at 2048 threads per SM);
-// vec_ilp's at most one full wave of its own occupancy.
+// Both kernels use 256 threads and a grid-stride loop; the grid is one block per 1024 work items
+// (elements, or 16-byte vectors), at most 132 SMs x 8 blocks (an H200 full at 2048 threads per SM).
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -85,23 +84,8 @@ void contiguous_vec(const LaunchRequest& r) {
   });
 }
 
-// The blocks of `kernel` (kThreads each) that run at once on the whole device; kMaxBlocks when the
-// runtime cannot say.
-template <typename Kernel>
-long long full_wave(Kernel kernel) {
-  int per_sm = 0, sms = 0, device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(kThreads), 0) != cudaSuccess ||
-      per_sm < 1 || sms < 1)
-    return kMaxBlocks;
-  return static_cast<long long>(per_sm) * sms;
-}
-
-// vec_ilp: the same precondition and fallback as contiguous_vec; kGeluUnroll<T> vectors in flight
-// per thread, one block per 256 x kGeluUnroll<T> vectors, at most one full wave (the SMs times the
-// blocks of this kernel that fit on one: a grid past a whole number of waves leaves its last
-// partial wave's SMs half idle while every block runs the same grid-stride share).
+// vec_ilp: the same precondition and fallback as contiguous_vec; kGeluUnroll vectors in flight per
+// thread, one block per 256 x kGeluUnroll vectors, at most 132 SMs x 8 blocks.
 void vec_ilp(const LaunchRequest& r) {
   if (!takes_vector_path(r)) {
     strided(r);
@@ -111,9 +95,8 @@ void vec_ilp(const LaunchRequest& r) {
     const GeluContiguousArgs<T> args{static_cast<const T*>(r.tensors[0].data), static_cast<T*>(r.tensors[1].data),
                                      r.tensors[0].layout.rows * r.tensors[0].layout.cols};
     const long long vectors = args.n / GeluVector<T>::kLanes;
-    const long long per_block = kThreads * kGeluUnroll<T>;
-    const auto blocks =
-        static_cast<unsigned>(std::clamp((vectors + per_block - 1) / per_block, 1LL, full_wave(gelu_tanh_vec_ilp<T>)));
+    const long long per_block = kThreads * kGeluUnroll;
+    const auto blocks = static_cast<unsigned>(std::clamp((vectors + per_block - 1) / per_block, 1LL, kMaxBlocks));
     gelu_tanh_vec_ilp<T><<<dim3(blocks), dim3(kThreads), 0, launch_stream(r)>>>(args);
     check_launch("gelu_tanh_vec_ilp<T>");
   });

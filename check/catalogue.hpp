@@ -29,6 +29,9 @@ struct CheckOptions {
   // process; --no-isolate runs everything in this process.
   bool isolate = true;
   std::string sanitize;  // memcheck, racecheck, initcheck or synccheck: children under compute-sanitizer
+  // --gpus: "" (one child at a time), "all" or N: the backend x variant children on N devices side
+  // by side (each cuda child pinned to its own; on emu N processes), merged in the one-at-a-time order.
+  std::string gpus;
   // Internal, for the children: --child (print protocol lines), --first-part N (0: the boundary
   // Cases, i: the i-th property of the op), --skip-cases N (boundary Cases already done).
   bool child = false;

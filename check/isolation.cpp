@@ -19,6 +19,7 @@
 
 #include "check/skips.hpp"
 #include "core/error.hpp"
+#include "core/gpu_slots.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
@@ -229,13 +230,35 @@ std::string self_exe() {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
-// Runs argv, feeds each line of its output to the transcript and passes the lines that are not
-// protocol to our stderr (progress).
-ChildResult run_child(const std::vector<std::string>& argv, ChildTranscript& t) {
-  return kverify::run_child(argv, {.on_line = [&t](const std::string& line) {
-                              if (line.rfind("@kv ", 0) != 0) std::fprintf(stderr, "%s\n", line.c_str());
-                              t.feed(line);
-                            }});
+// Runs argv (with `env` added: the device it is pinned to), feeds each line of its output to the
+// transcript and passes the lines that are not protocol to our stderr (progress), prefixed with
+// `tag` when several children run at once.
+ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& tag,
+                      ChildTranscript& t) {
+  return kverify::run_child(argv, {.env = env, .on_line = [&](const std::string& line) {
+                                     if (line.rfind("@kv ", 0) != 0)
+                                       std::fprintf(stderr, "%s%s\n", tag.c_str(), line.c_str());
+                                     t.feed(line);
+                                   }});
+}
+
+// Boundary rows are one per backend/variant/dtype: a row a restarted child continues adds to it.
+void merge_boundary_row(CheckReport& report, std::map<std::string, std::size_t>& row_of,
+                        const CheckReport::BoundaryRow& b) {
+  const std::string key = b.backend + " " + b.variant + " " + b.dtype;
+  if (auto it = row_of.find(key); it != row_of.end()) {
+    auto& row = report.boundary[it->second];
+    row.cases += b.cases;
+    row.passed += b.passed;
+    row.worst_ulp = std::max(row.worst_ulp, b.worst_ulp);
+    row.worst_margin = std::max(row.worst_margin, b.worst_margin);
+    row.worst_baseline = std::max(row.worst_baseline, b.worst_baseline);
+    row.skipped += b.skipped;
+    if (row.skip_reason.empty()) row.skip_reason = b.skip_reason;
+  } else {
+    row_of[key] = report.boundary.size();
+    report.boundary.push_back(b);
+  }
 }
 
 std::string how_it_ended(const ChildResult& r, const ChildTranscript& t) {
@@ -257,6 +280,118 @@ std::string how_it_ended(const ChildResult& r, const ChildTranscript& t) {
 }  // namespace
 
 int finish_check(const CheckOptions& options, CheckReport& report);  // check_catalogue.cpp
+
+namespace {
+
+// One backend x variant through its children: a child per run, a fresh one after each device
+// fault, until every part is done. `variants` is the number on this backend (a time budget is
+// shared out over them); `env` pins the children to their device.
+CheckReport check_variant(Backend backend, const Variant& variant, std::size_t variants, const CheckOptions& options,
+                          const std::string& sanitizer, const std::string& exe, const std::vector<std::string>& env,
+                          const std::string& tag) {
+  const Variant* v = &variant;
+  CheckReport report;
+  std::map<std::string, std::size_t> row_of;
+  int parts = 1;  // part 0: the boundary Cases; part i: the i-th property of the op
+  for (const auto& p : properties::all_properties())
+    if (p.op->name == v->op && (!options.property || p.name == *options.property)) ++parts;
+  int first_part = 0, skip_cases = 0;
+  while (first_part < parts) {
+    std::vector<std::string> argv;
+    if (!sanitizer.empty()) {
+      argv = {sanitizer,       "--tool", options.sanitize, "--error-exitcode", std::to_string(kSanitizerExit),
+              "--print-limit", "20"};
+      if (options.sanitize == "memcheck") argv.insert(argv.end(), {"--leak-check", "no"});
+    }
+    argv.insert(argv.end(),
+                {exe, "check", "--child", "--backend", std::string(name(backend)), "--op", std::string(v->op),
+                 "--variant", std::string(v->name), "--seed", std::to_string(options.seed), "--first-part",
+                 std::to_string(first_part), "--skip-cases", std::to_string(skip_cases)});
+    if (options.dtype) argv.insert(argv.end(), {"--dtype", std::string(name(*options.dtype))});
+    if (options.property) argv.insert(argv.end(), {"--property", *options.property});
+    if (!options.boundary_cases) argv.push_back("--properties-only");
+    if (options.seconds > 0) {  // the time budget, shared out over the children of this backend
+      const long share = std::max(1L, static_cast<long>(options.seconds / static_cast<double>(variants)));
+      argv.insert(argv.end(), {"--budget", std::to_string(share) + "s"});
+    } else {
+      argv.insert(argv.end(), {"--budget", std::to_string(options.cases)});
+    }
+    ChildTranscript t;
+    t.part = first_part;
+    const ChildResult child = run_child(argv, env, tag, t);
+    for (auto& b : t.report.boundary) merge_boundary_row(report, row_of, b);
+    report.properties.insert(report.properties.end(), t.report.properties.begin(), t.report.properties.end());
+    report.failures.insert(report.failures.end(), t.report.failures.begin(), t.report.failures.end());
+    for (const auto& [case_line, lines] : t.findings) {
+      std::string message = "FAIL  " + options.sanitize + " reported an error while this Case ran on " +
+                            std::string(name(backend)) + "\n  Case: " + case_line;
+      for (const auto& l : lines) message += "\n  | " + l;
+      report.failures.push_back(
+          {std::string(name(backend)), "compute-sanitizer " + options.sanitize, message,
+           "compute-sanitizer --tool " + options.sanitize + " ./kverify run '" + case_line + "'"});
+    }
+    const bool clean_exit =
+        child.exit_code == 0 || child.exit_code == 1 || (!sanitizer.empty() && child.exit_code == kSanitizerExit);
+    if (t.done && clean_exit) {
+      if (!sanitizer.empty() && child.exit_code == kSanitizerExit && t.findings.empty())
+        report.failures.push_back(
+            {std::string(name(backend)), "compute-sanitizer " + options.sanitize,
+             "FAIL  compute-sanitizer exited with its error code but no record could be attributed to a Case",
+             "compute-sanitizer --tool " + options.sanitize + " " + exe + " check --backend cuda --variant " +
+                 std::string(v->name)});
+      break;
+    }
+    // The child died: the Case that was running is a device fault; a fresh child goes on after it.
+    const std::string how = how_it_ended(child, t);
+    std::string part_name = "the boundary Cases";
+    for (int k = 0; const auto& p : properties::all_properties())
+      if (p.op->name == v->op && (!options.property || p.name == *options.property) && ++k == t.part)
+        part_name = std::string(p.name);
+    const std::string running =
+        t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
+    // SIGABRT is host code: the launcher's (or, on emu, the emulated kernel's) assert or abort.
+    const std::string what = child.signal == SIGABRT ? "the launcher or kernel aborted" : "device fault";
+    report.failures.push_back({std::string(name(backend)), what,
+                               "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " +
+                                   std::string(name(backend)) + ": " + what + ": " + how +
+                                   "\n  the Case that was running: " + running,
+                               t.running.empty() ? "(none)" : "./kverify run '" + t.running + "'"});
+    std::fprintf(stderr, "%s  %s in a child (%s) while running: %s; continuing in a fresh child\n", tag.c_str(),
+                 what.c_str(), how.c_str(), running.c_str());
+    if (t.part == 0 && !t.running.empty()) {  // the boundary table counts it: a Case, failed
+      std::string dtype = "?";
+      try {
+        dtype = std::string(name(parse_case(t.running).dtype));
+      } catch (const InputError&) {
+      }
+      CheckReport::BoundaryRow failed{std::string(name(backend)), std::string(v->op) + "/" + std::string(v->name),
+                                      dtype};
+      failed.cases = 1;
+      merge_boundary_row(report, row_of, failed);
+      skip_cases = (t.part == first_part ? skip_cases : 0) + t.cases_in_part;
+      first_part = 0;
+    } else {
+      first_part = t.part + 1;
+      skip_cases = 0;
+    }
+  }
+  return report;
+}
+
+// The processes a check runs side by side: one per device of --gpus (cuda children pinned to it),
+// or one at a time.
+GpuSlots check_slots(const CheckOptions& options, const std::vector<Backend>& backends) {
+  if (options.gpus.empty()) return gpu_slots(1, {}, false);
+  const bool on_cuda = std::find(backends.begin(), backends.end(), Backend::cuda) != backends.end() &&
+                       backend_available(Backend::cuda, nullptr);
+  const std::vector<std::string> visible = visible_devices(on_cuda ? cuda_device_count() : 0);
+  std::string problem;
+  const auto count = parse_gpus(options.gpus, static_cast<int>(visible.size()), &problem);
+  if (!count) throw InputError("option --gpus " + problem);
+  return gpu_slots(*count, visible, on_cuda);
+}
+
+}  // namespace
 
 int run_check_isolated(const CheckOptions& options) {
   std::string sanitizer;
@@ -282,10 +417,18 @@ int run_check_isolated(const CheckOptions& options) {
     if (backend_available(Backend::cuda, nullptr)) backends.push_back(Backend::cuda);
   }
   const std::string exe = self_exe();
+  const GpuSlots slots = check_slots(options, backends);
   CheckReport report;
-  std::map<std::string, std::size_t> row_of;  // boundary rows merged by backend/variant/dtype
   const auto start = std::chrono::steady_clock::now();
 
+  // Every backend x variant is one task, in the order one process at a time takes them; on several
+  // devices the tasks run side by side and their reports are merged back in that order.
+  struct Task {
+    Backend backend;
+    const Variant* variant;
+    std::size_t variants_on_backend;
+  };
+  std::vector<Task> tasks;
   for (Backend backend : backends) {
     if (std::string why; !backend_available(backend, &why)) {
       report.not_run.push_back(std::string(name(backend)) + ": " + why);
@@ -299,110 +442,24 @@ int run_check_isolated(const CheckOptions& options) {
       if (not_on_backend(v, backend)) continue;  // noted above
       variants.push_back(&v);
     }
-    for (const Variant* v : variants) {
-      int parts = 1;  // part 0: the boundary Cases; part i: the i-th property of the op
-      for (const auto& p : properties::all_properties())
-        if (p.op->name == v->op && (!options.property || p.name == *options.property)) ++parts;
-      int first_part = 0, skip_cases = 0;
-      while (first_part < parts) {
-        std::vector<std::string> argv;
-        if (!sanitizer.empty()) {
-          argv = {sanitizer,       "--tool", options.sanitize, "--error-exitcode", std::to_string(kSanitizerExit),
-                  "--print-limit", "20"};
-          if (options.sanitize == "memcheck") argv.insert(argv.end(), {"--leak-check", "no"});
-        }
-        argv.insert(argv.end(),
-                    {exe, "check", "--child", "--backend", std::string(name(backend)), "--op", std::string(v->op),
-                     "--variant", std::string(v->name), "--seed", std::to_string(options.seed), "--first-part",
-                     std::to_string(first_part), "--skip-cases", std::to_string(skip_cases)});
-        if (options.dtype) argv.insert(argv.end(), {"--dtype", std::string(name(*options.dtype))});
-        if (options.property) argv.insert(argv.end(), {"--property", *options.property});
-        if (!options.boundary_cases) argv.push_back("--properties-only");
-        if (options.seconds > 0) {  // the time budget, shared out over the children of this backend
-          const long share = std::max(1L, static_cast<long>(options.seconds / static_cast<double>(variants.size())));
-          argv.insert(argv.end(), {"--budget", std::to_string(share) + "s"});
-        } else {
-          argv.insert(argv.end(), {"--budget", std::to_string(options.cases)});
-        }
-        ChildTranscript t;
-        t.part = first_part;
-        const ChildResult child = run_child(argv, t);
-        for (auto& b : t.report.boundary) {
-          const std::string key = b.backend + " " + b.variant + " " + b.dtype;
-          if (auto it = row_of.find(key); it != row_of.end()) {
-            auto& row = report.boundary[it->second];
-            row.cases += b.cases;
-            row.passed += b.passed;
-            row.worst_ulp = std::max(row.worst_ulp, b.worst_ulp);
-            row.worst_margin = std::max(row.worst_margin, b.worst_margin);
-            row.worst_baseline = std::max(row.worst_baseline, b.worst_baseline);
-            row.skipped += b.skipped;
-            if (row.skip_reason.empty()) row.skip_reason = b.skip_reason;
-          } else {
-            row_of[key] = report.boundary.size();
-            report.boundary.push_back(b);
-          }
-        }
-        report.properties.insert(report.properties.end(), t.report.properties.begin(), t.report.properties.end());
-        report.failures.insert(report.failures.end(), t.report.failures.begin(), t.report.failures.end());
-        for (const auto& [case_line, lines] : t.findings) {
-          std::string message = "FAIL  " + options.sanitize + " reported an error while this Case ran on " +
-                                std::string(name(backend)) + "\n  Case: " + case_line;
-          for (const auto& l : lines) message += "\n  | " + l;
-          report.failures.push_back(
-              {std::string(name(backend)), "compute-sanitizer " + options.sanitize, message,
-               "compute-sanitizer --tool " + options.sanitize + " ./kverify run '" + case_line + "'"});
-        }
-        const bool clean_exit =
-            child.exit_code == 0 || child.exit_code == 1 || (!sanitizer.empty() && child.exit_code == kSanitizerExit);
-        if (t.done && clean_exit) {
-          if (!sanitizer.empty() && child.exit_code == kSanitizerExit && t.findings.empty())
-            report.failures.push_back(
-                {std::string(name(backend)), "compute-sanitizer " + options.sanitize,
-                 "FAIL  compute-sanitizer exited with its error code but no record could be attributed to a Case",
-                 "compute-sanitizer --tool " + options.sanitize + " " + exe + " check --backend cuda --variant " +
-                     std::string(v->name)});
-          break;
-        }
-        // The child died: the Case that was running is a device fault; a fresh child goes on after it.
-        const std::string how = how_it_ended(child, t);
-        std::string part_name = "the boundary Cases";
-        for (int k = 0; const auto& p : properties::all_properties())
-          if (p.op->name == v->op && (!options.property || p.name == *options.property) && ++k == t.part)
-            part_name = std::string(p.name);
-        const std::string running =
-            t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
-        // SIGABRT is host code: the launcher's (or, on emu, the emulated kernel's) assert or abort.
-        const std::string what = child.signal == SIGABRT ? "the launcher or kernel aborted" : "device fault";
-        report.failures.push_back({std::string(name(backend)), what,
-                                   "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " +
-                                       std::string(name(backend)) + ": " + what + ": " + how +
-                                       "\n  the Case that was running: " + running,
-                                   t.running.empty() ? "(none)" : "./kverify run '" + t.running + "'"});
-        std::fprintf(stderr, "  %s in a child (%s) while running: %s; continuing in a fresh child\n", what.c_str(),
-                     how.c_str(), running.c_str());
-        if (t.part == 0 && !t.running.empty()) {  // the boundary table counts it: a Case, failed
-          std::string dtype = "?";
-          try {
-            dtype = std::string(name(parse_case(t.running).dtype));
-          } catch (const InputError&) {
-          }
-          const std::string key =
-              std::string(name(backend)) + " " + std::string(v->op) + "/" + std::string(v->name) + " " + dtype;
-          if (!row_of.count(key)) {
-            row_of[key] = report.boundary.size();
-            report.boundary.push_back(
-                {std::string(name(backend)), std::string(v->op) + "/" + std::string(v->name), dtype});
-          }
-          ++report.boundary[row_of[key]].cases;
-          skip_cases = (t.part == first_part ? skip_cases : 0) + t.cases_in_part;
-          first_part = 0;
-        } else {
-          first_part = t.part + 1;
-          skip_cases = 0;
-        }
-      }
-    }
+    for (const Variant* v : variants) tasks.push_back({backend, v, variants.size()});
+  }
+  if (slots.size() > 1)
+    std::fprintf(stderr, "kverify check: %zu backend x variant runs on %zu %s side by side\n", tasks.size(),
+                 slots.size(), slots.devices[0].empty() ? "processes" : "GPUs");
+  std::vector<CheckReport> outcomes(tasks.size());
+  run_on_slots(tasks.size(), slots, [&](std::size_t i, std::size_t slot) {
+    const std::string tag = slots.size() < 2              ? ""
+                            : slots.devices[slot].empty() ? "[" + std::to_string(slot) + "] "
+                                                          : "[gpu " + slots.devices[slot] + "] ";
+    outcomes[i] = check_variant(tasks[i].backend, *tasks[i].variant, tasks[i].variants_on_backend, options, sanitizer,
+                                exe, slots.env(slot), tag);
+  });
+  std::map<std::string, std::size_t> row_of;
+  for (const CheckReport& o : outcomes) {
+    for (const auto& b : o.boundary) merge_boundary_row(report, row_of, b);
+    report.properties.insert(report.properties.end(), o.properties.begin(), o.properties.end());
+    report.failures.insert(report.failures.end(), o.failures.begin(), o.failures.end());
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return finish_check(options, report);

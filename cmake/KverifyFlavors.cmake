@@ -85,6 +85,21 @@ function(kv_executable name)
   endforeach()
 endfunction()
 
+# Under `./kverify test --gpus` (ctest --resource-spec-file, tools/gpu_resource_spec.sh) a test of a
+# build with CUDA takes one slot of one GPU, and runtime/cuda/device.cpp pins the test's process
+# there (CUDA_VISIBLE_DEVICES); without a resource spec ctest ignores the property.
+if(KVERIFY_HAVE_CUDA)
+  set(KV_GPU_RESOURCE RESOURCE_GROUPS "gpus:1")
+else()
+  set(KV_GPU_RESOURCE "")
+endif()
+# kv_gpu_tests(NAME...): the same for ctest entries added with add_test.
+function(kv_gpu_tests)
+  if(KVERIFY_HAVE_CUDA)
+    set_tests_properties(${ARGN} PROPERTIES RESOURCE_GROUPS "gpus:1")
+  endif()
+endfunction()
+
 # kv_gtest(NAME SOURCES ... [DEPS ...] [FLAVORS ...] [ENV k=v ...])
 # One ctest entry per flavor. A GoogleTest skip is reported by ctest as skipped, never as passed.
 function(kv_gtest name)
@@ -107,6 +122,6 @@ function(kv_gtest name)
     set(env ${KV_ENV})
     # One ctest entry per test case, so a skipped case shows as skipped and the rest as passed.
     gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST TEST_PREFIX "${flavor}:"
-      PROPERTIES ENVIRONMENT "${env}" LABELS ${flavor})
+      PROPERTIES ENVIRONMENT "${env}" LABELS ${flavor} ${KV_GPU_RESOURCE})
   endforeach()
 endfunction()

@@ -18,8 +18,10 @@
 #include "core/case.hpp"
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/gpu_slots.hpp"
 #include "fuzz/target_names.hpp"
 #include "kernels/registry.hpp"
+#include "pipeline/execute.hpp"
 
 extern char** environ;
 
@@ -176,6 +178,19 @@ int run_fuzz(const FuzzArgs& a) {
                                   sanitizer_env("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
                                   "KVERIFY_FUZZ_BACKEND=" + a.backend};
   if (a.variant) env.push_back("KVERIFY_FUZZ_VARIANT=" + *a.variant);
+  if (a.backend == "cuda" && a.jobs > 1) {  // each job on a GPU of its own (fuzz/libfuzzer_main.cpp claims it)
+    const auto visible = visible_devices(cuda_device_count());
+    if (static_cast<std::size_t>(a.jobs) > visible.size())
+      throw InputError("--jobs " + std::to_string(a.jobs) + " with --backend cuda puts each job on a GPU of its own: " +
+                       std::to_string(visible.size()) + " visible here (accepted: --jobs 1 .. " +
+                       std::to_string(std::max<std::size_t>(1, visible.size())) + ")");
+    std::string list;
+    for (long j = 0; j < a.jobs; ++j) list += (list.empty() ? "" : ",") + visible[static_cast<std::size_t>(j)];
+    const fs::path locks = work / "gpu-locks";
+    fs::create_directories(locks, ec);
+    env.push_back("KVERIFY_FUZZ_GPUS=" + list);
+    env.push_back("KVERIFY_FUZZ_GPU_LOCKS=" + locks.string());
+  }
 
   std::string shown;
   for (const auto& s : argv) shown += (shown.empty() ? "" : " ") + s;

@@ -11,11 +11,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/gpu_slots.hpp"
 #include "fuzz/dictionary.hpp"
 #include "fuzz/targets.hpp"
 #include "pipeline/execute.hpp"
@@ -83,6 +85,27 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   } catch (const kverify::InputError& e) {
     std::fprintf(stderr, "%s: %s\n", binary_name(), e.what());
     finish(2);
+  }
+  // `kverify fuzz --backend cuda --jobs N`: every job libFuzzer's -fork=N starts takes a GPU no
+  // other job holds, before CUDA starts here; the -fork parent runs no input and takes none.
+  if (const char* gpus = std::getenv("KVERIFY_FUZZ_GPUS"); gpus && *gpus) {
+    bool fork_parent = false;
+    for (int i = 1; i < *argc; ++i) fork_parent = fork_parent || std::string_view((*argv)[i]).starts_with("-fork=");
+    const char* locks = std::getenv("KVERIFY_FUZZ_GPU_LOCKS");
+    if (!fork_parent) {
+      std::vector<std::string> listed;
+      std::stringstream list(gpus);
+      for (std::string d; std::getline(list, d, ',');) listed.push_back(d);
+      const auto claimed = kverify::claim_free_device(listed, locks ? locks : ".");
+      if (!claimed) {
+        std::fprintf(stderr, "%s: NOT RUN: every GPU of KVERIFY_FUZZ_GPUS=%s is taken by another fuzzing job\n",
+                     binary_name(), gpus);
+        finish(3);
+      }
+      setenv("CUDA_VISIBLE_DEVICES", claimed->c_str(), 1);
+      std::fprintf(stderr, "%s: this fuzzing job runs on GPU %s (CUDA_VISIBLE_DEVICES)\n", binary_name(),
+                   claimed->c_str());
+    }
   }
   if (std::string why; !kverify::backend_available(g_options.backend, &why)) {
     std::fprintf(stderr, "%s: NOT RUN: backend %s is not available here: %s\n", binary_name(),

@@ -11,12 +11,14 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/gpu_slots.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
 #include "core/progress.hpp"
@@ -287,10 +289,23 @@ Row row_from_json(const Json& j) {
   return r;
 }
 
+// The processes the mutants run in side by side: one per device of --gpus (pinned to it on cuda),
+// or one at a time.
+GpuSlots mutant_slots(const MutantsOptions& o) {
+  if (o.gpus.empty() || o.here) return gpu_slots(1, {}, false);
+  const bool on_cuda = o.backend == Backend::cuda && backend_available(Backend::cuda, nullptr);
+  const std::vector<std::string> visible = visible_devices(on_cuda ? cuda_device_count() : 0);
+  std::string problem;
+  const auto count = parse_gpus(o.gpus, static_cast<int>(visible.size()), &problem);
+  if (!count) throw InputError("option --gpus " + problem);
+  return gpu_slots(*count, visible, on_cuda);
+}
+
 // One mutant in a child process (`kverify mutants --here --only op/name`): its row from the child's JSON;
 // a child that dies says how, in the catalogue's cell (a mutant that faults the GPU or crashes the
 // program is killed: the catalogue's own isolation turns the same into a failing Verdict).
-Row run_isolated(const Variant& v, const MutantsOptions& o, const fs::path& scratch) {
+Row run_isolated(const Variant& v, const MutantsOptions& o, const fs::path& scratch,
+                 const std::vector<std::string>& env) {
   const fs::path dir = scratch / std::string(v.name);
   std::vector<std::string> argv = {program(),
                                    "mutants",
@@ -311,7 +326,7 @@ Row run_isolated(const Variant& v, const MutantsOptions& o, const fs::path& scra
   ChildResult r;
   std::string how;
   try {
-    r = run_child(argv, {.time_limit = 3600});
+    r = run_child(argv, {.env = env, .time_limit = 3600});
     if (r.exit_code == 0 || r.exit_code == 1) {
       std::ifstream in(dir / "mutants.json");
       const Json j = Json::parse(in);
@@ -463,26 +478,32 @@ int run_mutants(const MutantsOptions& o) {
   std::error_code tmp_ec;
   const fs::path scratch = fs::temp_directory_path(tmp_ec) / ("kverify-mutants-" + std::to_string(getpid()));
   fs::create_directories(scratch, tmp_ec);
-  std::vector<Row> rows;
+  // A process per mutant, one at a time or on --gpus devices side by side; rows in mutant order.
+  const GpuSlots slots = mutant_slots(o);
+  std::vector<Row> rows(selected.size());
   const auto start = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < selected.size(); ++i) {
+  std::mutex progress;
+  std::size_t finished = 0;
+  run_on_slots(selected.size(), o.here ? gpu_slots(1, {}, false) : slots, [&](std::size_t i, std::size_t slot) {
     const Variant& v = *selected[i];
-    if (!o.here) {
-      const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const std::string left =
-          time_left(static_cast<std::int64_t>(i), static_cast<std::int64_t>(selected.size()), so_far);
-      std::fprintf(stderr, "  [%zu/%zu%s%s] %s/%s ...", i + 1, selected.size(), left.empty() ? "" : ", ", left.c_str(),
-                   std::string(v.op).c_str(), std::string(v.name).c_str());
+    if (o.here) {
+      rows[i] = run_here(v, o, scratch);
+      return;
     }
-    Row row = o.here ? run_here(v, o, scratch) : run_isolated(v, o, scratch);
-    if (!o.here)
-      std::fprintf(stderr, " %s%s\n",
-                   row.first_kill.empty() ? "SURVIVED"
-                   : row.kill.killed      ? ("killed by " + row.kill.property).c_str()
-                                          : ("killed by " + row.first_kill).c_str(),
-                   row.fuzz.status.starts_with("not run") ? "" : ("; short fuzz " + row.fuzz.status).c_str());
-    rows.push_back(std::move(row));
-  }
+    rows[i] = run_isolated(v, o, scratch, slots.env(slot));
+    const Row& row = rows[i];
+    std::lock_guard lock(progress);
+    const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string left =
+        time_left(static_cast<std::int64_t>(++finished), static_cast<std::int64_t>(selected.size()), so_far);
+    std::fprintf(stderr, "  [%zu/%zu%s%s] %s/%s%s: %s%s\n", finished, selected.size(), left.empty() ? "" : ", ",
+                 left.c_str(), std::string(v.op).c_str(), std::string(v.name).c_str(),
+                 slots.devices[slot].empty() ? "" : (" on gpu " + slots.devices[slot]).c_str(),
+                 row.first_kill.empty() ? "SURVIVED"
+                 : row.kill.killed      ? ("killed by " + row.kill.property).c_str()
+                                        : ("killed by " + row.first_kill).c_str(),
+                 row.fuzz.status.starts_with("not run") ? "" : ("; short fuzz " + row.fuzz.status).c_str());
+  });
   fs::remove_all(scratch, tmp_ec);
 
   char date[32];

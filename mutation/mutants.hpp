@@ -37,6 +37,7 @@ struct MutantsOptions {
   std::vector<std::string> only;  // "op/mutant" or "mutant": these (empty: every mutant)
   bool here = false;              // in this process (else a child process per mutant)
   bool gpu_tools = true;          // cuda: the kGpuTools on what the catalogue did not kill
+  std::string gpus;               // "", "all" or N: the mutants' processes on N devices side by side
 };
 // Returns the exit code: 0 every mutant killed by the catalogue, 1 one survived, 3 not run here.
 int run_mutants(const MutantsOptions& options);

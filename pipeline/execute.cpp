@@ -27,6 +27,14 @@ bool backend_available(Backend b, std::string* why_not) {
 #endif
 }
 
+int cuda_device_count() {
+#if KVERIFY_HAVE_CUDA
+  return cuda::device_status().device_count;
+#else
+  return 0;
+#endif
+}
+
 bool device_context_lost(Backend b, std::string* why) {
 #if KVERIFY_HAVE_CUDA
   if (b != Backend::cuda || !cuda::device_status().available) return false;

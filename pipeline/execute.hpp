@@ -13,6 +13,8 @@ namespace kverify {
 
 // Whether the backend can run here; for cuda without a GPU, the reason.
 bool backend_available(Backend b, std::string* why_not);
+// The CUDA devices this process sees (0 without a GPU or a cuda backend).
+int cuda_device_count();
 // auto -> cuda when a GPU is present, else emu.
 Backend resolve_backend(Backend requested);
 

@@ -62,6 +62,11 @@ constexpr Option kOptions[] = {
     {"--no-isolate", "", ValueKind::flag,
      "run every Case in this process (default: a child process per backend x variant, so that a device\n"
      "fault or a crash becomes a failing Verdict 'device fault: ...' of the Case that was running)"},
+    {"--gpus", "all|N", ValueKind::text,
+     "shard the backend x variant runs over N GPUs of this host (all: every visible one), one\n"
+     "process per GPU pinned with CUDA_VISIBLE_DEVICES; on emu N processes side by side; the tables\n"
+     "and the JSON are those of a run one process at a time",
+     "one process at a time", "all or N", 0, 0, &gpus_value_problem},
     {"--list", "", ValueKind::flag, "list the properties and exit"},
     // A child process of an isolated check (check/isolation.hpp): protocol lines, where to start.
     {"--child", "", ValueKind::flag, "", "", "", 0, 0, nullptr, false, true},
@@ -113,6 +118,9 @@ int check(const ParsedOptions& p) {
   o.boundary_cases = !p.has("--properties-only");
   o.isolate = !p.has("--no-isolate");
   o.sanitize = p.text("--sanitize", "");
+  o.gpus = p.text("--gpus", "");
+  if (!o.gpus.empty() && !o.isolate)
+    throw InputError("option --gpus needs the child processes that --no-isolate turns off (accepted: one of them)");
   o.child = p.has("--child");
   o.first_part = static_cast<int>(p.whole("--first-part", 0));
   o.skip_cases = static_cast<int>(p.whole("--skip-cases", 0));

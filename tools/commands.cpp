@@ -73,7 +73,9 @@ std::string commands_markdown() {
   for (const Command* c : all_commands())
     out +=
         "./kverify " + wrapped(command_usage(*c), 100, 11 + c->name.size()) + "\n    " + std::string(c->summary) + "\n";
-  return out + "./kverify test [ctest args]\n    the test suite (ctest)\n```\n";
+  return out +
+         "./kverify test [--gpus all|N] [ctest args]\n    the test suite (ctest); --gpus: over N GPUs of this host, "
+         "a test per GPU slot\n```\n";
 }
 
 }  // namespace kverify::cli

@@ -13,8 +13,10 @@ constexpr Option kFuzzOptions[] = {
     {"--time", "S", ValueKind::whole, "seconds to fuzz", "60", "", 1, 7 * 24 * 3600},
     {"--variant", "V", ValueKind::variant, "only this variant of the target's op (a mutant of it too)",
      "every production variant, and auto"},
-    {"--jobs", "N", ValueKind::whole, "fuzzing processes on this machine sharing one corpus (libFuzzer -fork=N)", "1",
-     "", 1, 256},
+    {"--jobs", "N", ValueKind::whole,
+     "fuzzing processes on this machine sharing one corpus (libFuzzer -fork=N); with --backend cuda\n"
+     "each on a GPU of its own (N <= the GPUs visible)",
+     "1", "", 1, 256},
     {"--backend", "emu|cuda", ValueKind::choice,
      "where the Cases run (cuda: a build of the targets with the cuda backend)", "emu", "emu|cuda"},
     {"--work", "DIR", ValueKind::text, "working corpus, artifacts and logs", "build-fuzz/fuzz-work/<target>"},

@@ -18,6 +18,10 @@ constexpr Option kOptions[] = {
     {"--no-gpu-tools", "", ValueKind::flag,
      "cuda: leave out the GPU-side tools (compute-sanitizer memcheck, racecheck, synccheck, initcheck;\n"
      "kverify huge), which otherwise run in turn on each mutant the catalogue did not kill"},
+    {"--gpus", "all|N", ValueKind::text,
+     "run the mutants' processes on N GPUs of this host side by side (all: every visible one), each\n"
+     "pinned with CUDA_VISIBLE_DEVICES; on emu N processes; the table is that of one at a time",
+     "one process at a time", "all or N", 0, 0, &gpus_value_problem},
     kNoRaceDetector,
 };
 
@@ -31,6 +35,7 @@ int mutants(const ParsedOptions& p) {
   o.only = p.all("--only");
   o.here = p.has("--here");
   o.gpu_tools = !p.has("--no-gpu-tools");
+  o.gpus = p.text("--gpus", "");
   return run_mutants(o);
 }
 

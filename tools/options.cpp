@@ -4,6 +4,7 @@
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/gpu_slots.hpp"
 #include "kernels/registry.hpp"
 #include "ops/op_spec.hpp"
 
@@ -233,6 +234,11 @@ std::string options_help(std::span<const Option> options) {
     out += "\n";
   }
   return out;
+}
+
+std::string gpus_value_problem(std::string_view value) {
+  std::string problem;
+  return parse_gpus(value, 1, &problem) ? "" : "all, or a number of GPUs from 1 to 1024";
 }
 
 }  // namespace kverify::cli

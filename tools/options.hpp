@@ -62,6 +62,10 @@ struct ParsedOptions {
 
 // emu's race detector left out, for a speed run: in the tables of the commands that run emu Cases;
 // main.cpp applies it to this process and to the children it starts (KVERIFY_EMU_RACE_DETECTOR=off).
+// `--gpus all|N` of the commands that shard their child processes over a host's GPUs
+// (core/gpu_slots.hpp): "" when the value is accepted.
+std::string gpus_value_problem(std::string_view value);
+
 inline constexpr Option kNoRaceDetector{
     "--no-race-detector", "", ValueKind::flag,
     "emu: run without the race detector (faster; every Verdict then says data races\n"

@@ -7,9 +7,20 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/gpu_slots.hpp"
 #include "runtime/cuda/check.hpp"
 
 namespace kverify::cuda {
+
+namespace {
+// A test that ctest gave a GPU (RESOURCE_GROUPS "gpus:1" under --resource-spec-file, as
+// `./kverify test --gpus` runs the suite) sees that GPU alone: CUDA reads CUDA_VISIBLE_DEVICES when
+// it starts, which is after static initialisation.
+const bool kPinnedToCtestGpu = [] {
+  if (const auto gpu = ctest_assigned_gpu()) return setenv("CUDA_VISIBLE_DEVICES", gpu->c_str(), 1) == 0;
+  return false;
+}();
+}  // namespace
 
 const DeviceStatus& device_status() {
   static const DeviceStatus status = [] {
@@ -31,6 +42,7 @@ const DeviceStatus& device_status() {
       return s;
     }
     s.available = true;
+    s.device_count = count;
     s.name = prop.name;
     s.compute_capability = prop.major * 10 + prop.minor;
     s.total_memory = prop.totalGlobalMem;

@@ -19,6 +19,7 @@ struct DeviceStatus {
   int runtime_version = 0;
   int compute_capability = 0;  // e.g. 90
   std::size_t total_memory = 0;
+  int device_count = 0;  // the devices visible to this process
 };
 
 const DeviceStatus& device_status();  // probed once per process

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/dtype.hpp"
+#include "core/gpu_slots.hpp"
 #include "runtime/cuda/check.hpp"
 #include "runtime/cuda/device.hpp"
 
@@ -95,6 +98,21 @@ TEST(CudaDevice, ABadLaunchIsAnErrorNamingTheKernel) {
     // CUDA 13 on the H200 answers cudaErrorInvalidValue; older runtimes cudaErrorInvalidConfiguration.
     EXPECT_TRUE(e.code() == cudaErrorInvalidValue || e.code() == cudaErrorInvalidConfiguration) << e.what();
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Under `./kverify test --gpus` (ctest --resource-spec-file) this test is handed one GPU, and
+// runtime/cuda/device.cpp pins the process to it before CUDA starts. No device is needed to see
+// the pinning: tools/tests/test_gpus.sh runs it with a faked device list on machines without any.
+TEST(CtestGpu, TheTestIsPinnedToItsAssignedGpu) {
+  const auto assigned = kverify::ctest_assigned_gpu();
+  if (!assigned) GTEST_SKIP() << "not run under a ctest resource spec (./kverify test --gpus all|N)";
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  ASSERT_NE(visible, nullptr);
+  EXPECT_EQ(std::string(visible), *assigned);
 }
 
 }  // namespace

@@ -224,10 +224,9 @@ std::string find_compute_sanitizer() {
 namespace {
 
 std::string self_exe() {
-  char buf[4096];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) throw std::runtime_error("cannot find this executable (/proc/self/exe) to start child processes");
-  return std::string(buf, static_cast<std::size_t>(n));
+  const std::string exe = this_program();
+  if (exe.empty()) throw std::runtime_error("cannot find this executable (/proc/self/exe) to start child processes");
+  return exe;
 }
 
 // Runs argv (with `env` added: the device it is pinned to), feeds each line of its output to the

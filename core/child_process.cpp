@@ -120,4 +120,10 @@ std::string output_of(const std::vector<std::string>& argv) {
   }
 }
 
+std::string this_program() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
 }  // namespace kverify

@@ -30,6 +30,10 @@ struct ChildResult {
 // argv[0] is looked up in PATH when it has no '/'. Throws std::runtime_error when it cannot start.
 ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& options = {});
 
+// This program's own path (/proc/self/exe), for the children that run it again; "" when /proc
+// cannot say.
+std::string this_program();
+
 // What a program prints (stdout and stderr), trailing blanks removed; "" when it cannot run or
 // exits non-zero (git outside a checkout, no nvidia-smi).
 std::string output_of(const std::vector<std::string>& argv);

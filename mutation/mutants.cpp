@@ -42,17 +42,10 @@ struct ShortFuzz {
 
 namespace fs = std::filesystem;
 
-// This program (its own children run it), or "" when /proc cannot say.
-fs::path this_program() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : exe;
-}
-
 // argv[0] of its own children.
 std::string program() {
-  const fs::path exe = this_program();
-  return exe.empty() ? "kverify" : exe.string();
+  const std::string exe = this_program();
+  return exe.empty() ? "kverify" : exe;
 }
 
 // fuzz_run of this build tree (build/tools/kverify -> build/fuzz/fuzz_run), or KVERIFY_FUZZ_RUN.

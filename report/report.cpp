@@ -1,5 +1,7 @@
 #include "report/report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,6 +21,7 @@
 
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/gpu_slots.hpp"
 #include "core/output_file.hpp"
 #include "core/progress.hpp"
 #include "kernels/registry.hpp"
@@ -197,6 +200,67 @@ void describe_machine(Report& r, Backend backend) {
 #endif
 }
 
+// The processes a report sweeps in: one per device of --gpus (pinned to it on cuda), or this one.
+GpuSlots report_slots(const Options& o) {
+  if (o.gpus.empty() || o.shards > 0) return gpu_slots(1, {}, false);
+  const bool on_cuda = o.backend == Backend::cuda;
+  const std::vector<std::string> visible = visible_devices(on_cuda ? cuda_device_count() : 0);
+  std::string problem;
+  const auto count = parse_gpus(o.gpus, static_cast<int>(visible.size()), &problem);
+  if (!count) throw InputError("option --gpus " + problem);
+  return gpu_slots(*count, visible, on_cuda);
+}
+
+// The sweep as shards.size() child processes of this program (`report --shard i/n`), each pinned to
+// its device; their cells, with their plan indices, sorted back into sweep order.
+std::vector<std::pair<std::size_t, ReportCell>> sweep_in_shards(const Options& o, const GpuSlots& slots) {
+  std::error_code ec;
+  const std::filesystem::path scratch =
+      std::filesystem::temp_directory_path(ec) / ("kverify-report-" + std::to_string(getpid()));
+  std::filesystem::create_directories(scratch, ec);
+  if (ec) throw std::runtime_error("cannot create " + scratch.string() + " for the report's shards: " + ec.message());
+  const std::string exe = this_program();
+  if (exe.empty()) throw std::runtime_error("cannot find this executable (/proc/self/exe) to start the shards");
+  const std::size_t n = slots.size();
+  std::vector<std::vector<std::pair<std::size_t, ReportCell>>> parts(n);
+  std::vector<std::string> failures(n);
+  run_on_slots(n, slots, [&](std::size_t shard, std::size_t slot) {
+    const std::string cells = (scratch / ("shard-" + std::to_string(shard) + ".json")).string();
+    std::vector<std::string> argv = {exe,           "report",
+                                     "--backend",   std::string(name(o.backend)),
+                                     "--shard",     std::to_string(shard) + "/" + std::to_string(n),
+                                     "--cells-out", cells,
+                                     "--out",       (scratch / ("out-" + std::to_string(shard))).string()};
+    if (!o.op.empty()) argv.insert(argv.end(), {"--op", o.op});
+    if (!o.variant.empty()) argv.insert(argv.end(), {"--variant", o.variant});
+    if (o.dtype) argv.insert(argv.end(), {"--dtype", std::string(name(*o.dtype))});
+    if (o.quick) argv.push_back("--quick");
+    const std::string tag =
+        slots.devices[slot].empty() ? "[" + std::to_string(shard) + "] " : "[gpu " + slots.devices[slot] + "] ";
+    const ChildResult r = run_child(argv, {.env = slots.env(slot), .on_line = [&](const std::string& line) {
+                                             std::fprintf(stderr, "%s%s\n", tag.c_str(), line.c_str());
+                                           }});
+    if (r.exit_code != kPass) {
+      failures[shard] =
+          "shard " + std::to_string(shard) + " of " + std::to_string(n) +
+          (r.signal ? " ended by signal " + std::to_string(r.signal) : " exited " + std::to_string(r.exit_code));
+      return;
+    }
+    std::ifstream in(cells);
+    parts[shard] =
+        cells_from_exchange(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), cells);
+  });
+  std::filesystem::remove_all(scratch, ec);
+  std::string failed;
+  for (const auto& f : failures)
+    if (!f.empty()) failed += (failed.empty() ? "" : "; ") + f;
+  if (!failed.empty()) throw std::runtime_error("the report's shards did not finish: " + failed);
+  std::vector<std::pair<std::size_t, ReportCell>> all;
+  for (auto& p : parts) std::move(p.begin(), p.end(), std::back_inserter(all));
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return all;
+}
+
 int sweep(const Options& o) {
   if (std::string why; !backend_available(o.backend, &why)) {
     std::printf("NOT RUN  report on %s: %s\n", std::string(name(o.backend)).c_str(), why.c_str());
@@ -261,18 +325,41 @@ int sweep(const Options& o) {
                      " (see ./kverify list)");
 
   const auto start = std::chrono::steady_clock::now();
+  // This process's cells: all of them, or a shard's share (every shards-th from shard on).
+  const std::size_t first = o.shards > 0 ? static_cast<std::size_t>(o.shard) : 0;
+  const std::size_t step = o.shards > 0 ? static_cast<std::size_t>(o.shards) : 1;
+  const GpuSlots slots = report_slots(o);
+  std::vector<std::pair<std::size_t, ReportCell>> done;
+  if (slots.size() > 1) {
+    done = sweep_in_shards(o, slots);
+  } else {
+    for (std::size_t i = first; i < plan.size(); i += step) {
+      const auto& p = plan[i];
+      done.emplace_back(i, run_cell(*p.variant, p.dtype, p.width, o));
+      const auto& c = done.back().second;
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const auto mine = static_cast<std::int64_t>((plan.size() - first + step - 1) / step);
+      const std::string left = time_left(static_cast<std::int64_t>(done.size()), mine, elapsed);
+      std::fprintf(stderr, "[%zu/%zu %5.0fs] %s/%s %s width %lld: margin %.3g, max ulp %.3g %s%s%s\n", i + 1,
+                   plan.size(), elapsed, c.op.c_str(), c.variant.c_str(), c.dtype.c_str(),
+                   static_cast<long long>(c.width), c.margin, c.ulp.max, c.pass ? "pass" : "FAIL",
+                   left.empty() ? "" : "; ", left.c_str());
+    }
+  }
+  if (o.shards > 0) {  // a shard child: its cells go to the parent, which writes the report
+    if (const auto error = write_output_file(o.cells_out, cells_exchange_text(done))) {
+      std::fprintf(stderr, "kverify report: %s\n", error->c_str());
+      return kBadInput;
+    }
+    return kPass;
+  }
+  if (done.size() != plan.size())
+    throw std::runtime_error("the report's shards returned " + std::to_string(done.size()) + " of its " +
+                             std::to_string(plan.size()) + " cells");
   int failed = 0;
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    const auto& p = plan[i];
-    report.cells.push_back(run_cell(*p.variant, p.dtype, p.width, o));
-    const auto& c = report.cells.back();
-    failed += !c.pass;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string left =
-        time_left(static_cast<std::int64_t>(i + 1), static_cast<std::int64_t>(plan.size()), elapsed);
-    std::fprintf(stderr, "[%zu/%zu %5.0fs] %s/%s %s width %lld: margin %.3g, max ulp %.3g %s%s%s\n", i + 1, plan.size(),
-                 elapsed, c.op.c_str(), c.variant.c_str(), c.dtype.c_str(), static_cast<long long>(c.width), c.margin,
-                 c.ulp.max, c.pass ? "pass" : "FAIL", left.empty() ? "" : "; ", left.c_str());
+  for (auto& [index, cell] : done) {
+    failed += !cell.pass;
+    report.cells.push_back(std::move(cell));
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

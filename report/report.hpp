@@ -19,6 +19,13 @@ struct ReportOptions {
   bool quick = false;
   std::string out_dir;  // "": reports/<device>/
   std::string command;  // the command line, recorded in the report
+  // --gpus: "" (this process), "all" or N: the cells dealt to N child processes side by side, one
+  // per device (pinned with CUDA_VISIBLE_DEVICES on cuda), merged back in sweep order: the same report.
+  std::string gpus;
+  // A shard child's part (internal): cells shard, shard + shards, ... of the plan, written to
+  // cells_out (report/writer.hpp's exchange) instead of a report.
+  int shard = -1, shards = 0;
+  std::string cells_out;
 };
 // Returns the exit code: 0 every cell passed, 1 a cell failed, 3 the backend cannot run here.
 int run_report(const ReportOptions& options);

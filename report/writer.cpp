@@ -298,4 +298,86 @@ std::string report_html(const Report& r) {
   return page + "</body>\n</html>\n";
 }
 
+namespace {
+
+std::string exact(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%a", v);  // inf, -inf, nan, or a hex float: strtod reads each back exactly
+  return buf;
+}
+double exact_of(const Json& j) { return std::strtod(j.get<std::string>().c_str(), nullptr); }
+Json exact_stat(const ReportStat& s) { return {exact(s.max), exact(s.p99), exact(s.median)}; }
+ReportStat stat_of(const Json& j) { return {exact_of(j.at(0)), exact_of(j.at(1)), exact_of(j.at(2))}; }
+
+}  // namespace
+
+std::string cells_exchange_text(const std::vector<std::pair<std::size_t, ReportCell>>& cells) {
+  Json out = Json::array();
+  for (const auto& [index, c] : cells) {
+    Json cases = Json::array();
+    for (const auto& cs : c.cases)
+      cases.push_back({cs.line, cs.recipe, cs.pass, cs.reason, exact(cs.max_ulp), exact(cs.margin)});
+    out.push_back({{"index", index},
+                   {"cell",
+                    {c.op,
+                     c.variant,
+                     c.dtype,
+                     c.width,
+                     c.shape,
+                     c.elements,
+                     exact_stat(c.abs),
+                     exact_stat(c.rel),
+                     exact_stat(c.ulp),
+                     exact(c.margin),
+                     exact(c.baseline_kernel),
+                     exact(c.baseline_eager),
+                     exact(c.baseline_ratio),
+                     exact(c.baseline_share),
+                     c.policy,
+                     c.pass,
+                     c.worst_case,
+                     c.worst_row,
+                     c.worst_col,
+                     std::move(cases),
+                     exact(c.seconds)}}});
+  }
+  return out.dump();
+}
+
+std::vector<std::pair<std::size_t, ReportCell>> cells_from_exchange(const std::string& text, const std::string& where) {
+  std::vector<std::pair<std::size_t, ReportCell>> out;
+  try {
+    for (const Json& e : Json::parse(text)) {
+      const Json& j = e.at("cell");
+      ReportCell c;
+      c.op = j.at(0);
+      c.variant = j.at(1);
+      c.dtype = j.at(2);
+      c.width = j.at(3);
+      c.shape = j.at(4);
+      c.elements = j.at(5);
+      c.abs = stat_of(j.at(6));
+      c.rel = stat_of(j.at(7));
+      c.ulp = stat_of(j.at(8));
+      c.margin = exact_of(j.at(9));
+      c.baseline_kernel = exact_of(j.at(10));
+      c.baseline_eager = exact_of(j.at(11));
+      c.baseline_ratio = exact_of(j.at(12));
+      c.baseline_share = exact_of(j.at(13));
+      c.policy = j.at(14);
+      c.pass = j.at(15);
+      c.worst_case = j.at(16);
+      c.worst_row = j.at(17);
+      c.worst_col = j.at(18);
+      for (const Json& cs : j.at(19))
+        c.cases.push_back({cs.at(0), cs.at(1), cs.at(2), cs.at(3), exact_of(cs.at(4)), exact_of(cs.at(5))});
+      c.seconds = exact_of(j.at(20));
+      out.emplace_back(e.at("index").get<std::size_t>(), std::move(c));
+    }
+  } catch (const Json::exception& e) {
+    throw std::runtime_error(where + " is not a shard's cells: " + e.what());
+  }
+  return out;
+}
+
 }  // namespace kverify

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kverify {
@@ -49,6 +50,13 @@ struct Report {
 };
 
 inline constexpr const char* kReportSchema = "kverify-report/1";
+
+// Cells as one shard of a sweep hands them to the process that merges the shards (`report
+// --gpus`): every field, every double exact (hex floats, inf and NaN included), each with its index
+// in the sweep's plan. Not the report's schema: between kverify's own processes only.
+std::string cells_exchange_text(const std::vector<std::pair<std::size_t, ReportCell>>& cells);
+// Throws std::runtime_error naming `where` when the text is not such an exchange.
+std::vector<std::pair<std::size_t, ReportCell>> cells_from_exchange(const std::string& text, const std::string& where);
 
 std::string report_json(const Report& r);
 std::string report_markdown(const Report& r);

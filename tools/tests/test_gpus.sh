@@ -2,8 +2,8 @@
 # Every GPU of a host at once, checked with a faked device list (CUDA_VISIBLE_DEVICES) on any machine:
 #  1. tools/gpu_resource_spec.sh lists the visible devices as CTest's `gpus` resource, refuses more
 #     than there are, and ctest hands a test one of them, which the test's process is pinned to;
-#  2. `check --gpus 2` and `mutants --gpus 2` (processes side by side) report exactly what one
-#     process at a time reports.
+#  2. `check --gpus all`, `mutants --gpus 2` and `report --gpus all` (processes side by side) report
+#     exactly what one process at a time reports.
 #   test_gpus.sh <source dir> <build dir> <kverify>
 set -euo pipefail
 src="$1" build="$2" kv="$3"
@@ -57,3 +57,12 @@ for g in 1 2; do
 done
 same_json "$work/mutants1/mutants.json" "$work/mutants2/mutants.json" mutants backend seed || fail "mutants tables"
 echo "ok: mutants --gpus 2 reports what one process at a time reports"
+for g in 1 2; do
+  args=(report --backend emu --quick --op gelu_tanh --out "$work/report$g")
+  [[ $g == 1 ]] || args+=(--gpus all)
+  "$kv" "${args[@]}" >"$work/report$g.txt" 2>&1 || fail "report $g: $(tail "$work/report$g.txt")"
+done
+grep -q '^\[[01]\] ' "$work/report2.txt" || fail "report --gpus all did not run shards: $(head -3 "$work/report2.txt")"
+same_json "$work/report1/report.json" "$work/report2/report.json" schema backend quick skipped cells || fail "report cells"
+cmp -s "$work/report1/plots/gelu_tanh_bf16.svg" "$work/report2/plots/gelu_tanh_bf16.svg" || fail "report plots differ"
+echo "ok: report --gpus all (2 shards) writes the report one process writes"

@@ -377,19 +377,6 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
   return report;
 }
 
-// The processes a check runs side by side: one per device of --gpus (cuda children pinned to it),
-// or one at a time.
-GpuSlots check_slots(const CheckOptions& options, const std::vector<Backend>& backends) {
-  if (options.gpus.empty()) return gpu_slots(1, {}, false);
-  const bool on_cuda = std::find(backends.begin(), backends.end(), Backend::cuda) != backends.end() &&
-                       backend_available(Backend::cuda, nullptr);
-  const std::vector<std::string> visible = visible_devices(on_cuda ? cuda_device_count() : 0);
-  std::string problem;
-  const auto count = parse_gpus(options.gpus, static_cast<int>(visible.size()), &problem);
-  if (!count) throw InputError("option --gpus " + problem);
-  return gpu_slots(*count, visible, on_cuda);
-}
-
 }  // namespace
 
 int run_check_isolated(const CheckOptions& options) {
@@ -416,7 +403,10 @@ int run_check_isolated(const CheckOptions& options) {
     if (backend_available(Backend::cuda, nullptr)) backends.push_back(Backend::cuda);
   }
   const std::string exe = self_exe();
-  const GpuSlots slots = check_slots(options, backends);
+  // --gpus: the children side by side, each cuda one pinned to its own device.
+  const bool on_cuda = std::find(backends.begin(), backends.end(), Backend::cuda) != backends.end() &&
+                       backend_available(Backend::cuda, nullptr);
+  const GpuSlots slots = slots_for_option(options.gpus, on_cuda, cuda_device_count());
   CheckReport report;
   const auto start = std::chrono::steady_clock::now();
 

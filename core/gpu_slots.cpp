@@ -51,6 +51,15 @@ GpuSlots gpu_slots(int count, const std::vector<std::string>& visible, bool need
   return s;
 }
 
+GpuSlots slots_for_option(std::string_view gpus, bool on_cuda, int device_count) {
+  if (gpus.empty()) return gpu_slots(1, {}, false);
+  const std::vector<std::string> visible = visible_devices(on_cuda ? device_count : 0);
+  std::string problem;
+  const auto count = parse_gpus(gpus, static_cast<int>(visible.size()), &problem);
+  if (!count) throw InputError("option --gpus " + problem);
+  return gpu_slots(*count, visible, on_cuda);
+}
+
 std::vector<std::string> GpuSlots::env(std::size_t slot) const {
   if (slot >= devices.size() || devices[slot].empty()) return {};
   return {"CUDA_VISIBLE_DEVICES=" + devices[slot]};

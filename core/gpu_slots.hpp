@@ -34,6 +34,11 @@ struct GpuSlots {
 // Throws InputError when more devices are asked for than are visible.
 GpuSlots gpu_slots(int count, const std::vector<std::string>& visible, bool need_devices);
 
+// The slots of a command's `--gpus` value: one unpinned slot when it is empty; else all or N of the
+// visible devices (on_cuda: pinned to them; otherwise plain processes). `device_count`:
+// cudaGetDeviceCount's. Throws InputError on a bad value or too few devices.
+GpuSlots slots_for_option(std::string_view gpus, bool on_cuda, int device_count);
+
 // task(i, slot) for every i in [0, tasks): at most slots.size() at a time, task i on the first slot
 // that is free, in index order. Blocks until all are done; the first exception is rethrown.
 void run_on_slots(std::size_t tasks, const GpuSlots& slots,

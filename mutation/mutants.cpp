@@ -282,18 +282,6 @@ Row row_from_json(const Json& j) {
   return r;
 }
 
-// The processes the mutants run in side by side: one per device of --gpus (pinned to it on cuda),
-// or one at a time.
-GpuSlots mutant_slots(const MutantsOptions& o) {
-  if (o.gpus.empty() || o.here) return gpu_slots(1, {}, false);
-  const bool on_cuda = o.backend == Backend::cuda && backend_available(Backend::cuda, nullptr);
-  const std::vector<std::string> visible = visible_devices(on_cuda ? cuda_device_count() : 0);
-  std::string problem;
-  const auto count = parse_gpus(o.gpus, static_cast<int>(visible.size()), &problem);
-  if (!count) throw InputError("option --gpus " + problem);
-  return gpu_slots(*count, visible, on_cuda);
-}
-
 // One mutant in a child process (`kverify mutants --here --only op/name`): its row from the child's JSON;
 // a child that dies says how, in the catalogue's cell (a mutant that faults the GPU or crashes the
 // program is killed: the catalogue's own isolation turns the same into a failing Verdict).
@@ -472,12 +460,15 @@ int run_mutants(const MutantsOptions& o) {
   const fs::path scratch = fs::temp_directory_path(tmp_ec) / ("kverify-mutants-" + std::to_string(getpid()));
   fs::create_directories(scratch, tmp_ec);
   // A process per mutant, one at a time or on --gpus devices side by side; rows in mutant order.
-  const GpuSlots slots = mutant_slots(o);
+  const GpuSlots slots =
+      o.here ? gpu_slots(1, {}, false)
+             : slots_for_option(o.gpus, o.backend == Backend::cuda && backend_available(Backend::cuda, nullptr),
+                                cuda_device_count());
   std::vector<Row> rows(selected.size());
   const auto start = std::chrono::steady_clock::now();
   std::mutex progress;
   std::size_t finished = 0;
-  run_on_slots(selected.size(), o.here ? gpu_slots(1, {}, false) : slots, [&](std::size_t i, std::size_t slot) {
+  run_on_slots(selected.size(), slots, [&](std::size_t i, std::size_t slot) {
     const Variant& v = *selected[i];
     if (o.here) {
       rows[i] = run_here(v, o, scratch);

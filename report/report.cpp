@@ -200,17 +200,6 @@ void describe_machine(Report& r, Backend backend) {
 #endif
 }
 
-// The processes a report sweeps in: one per device of --gpus (pinned to it on cuda), or this one.
-GpuSlots report_slots(const Options& o) {
-  if (o.gpus.empty() || o.shards > 0) return gpu_slots(1, {}, false);
-  const bool on_cuda = o.backend == Backend::cuda;
-  const std::vector<std::string> visible = visible_devices(on_cuda ? cuda_device_count() : 0);
-  std::string problem;
-  const auto count = parse_gpus(o.gpus, static_cast<int>(visible.size()), &problem);
-  if (!count) throw InputError("option --gpus " + problem);
-  return gpu_slots(*count, visible, on_cuda);
-}
-
 // The sweep as shards.size() child processes of this program (`report --shard i/n`), each pinned to
 // its device; their cells, with their plan indices, sorted back into sweep order.
 std::vector<std::pair<std::size_t, ReportCell>> sweep_in_shards(const Options& o, const GpuSlots& slots) {
@@ -328,7 +317,8 @@ int sweep(const Options& o) {
   // This process's cells: all of them, or a shard's share (every shards-th from shard on).
   const std::size_t first = o.shards > 0 ? static_cast<std::size_t>(o.shard) : 0;
   const std::size_t step = o.shards > 0 ? static_cast<std::size_t>(o.shards) : 1;
-  const GpuSlots slots = report_slots(o);
+  const GpuSlots slots = o.shards > 0 ? gpu_slots(1, {}, false)
+                                      : slots_for_option(o.gpus, o.backend == Backend::cuda, cuda_device_count());
   std::vector<std::pair<std::size_t, ReportCell>> done;
   if (slots.size() > 1) {
     done = sweep_in_shards(o, slots);

@@ -11,6 +11,7 @@
 #include "core/recipe_math.hpp"
 #include "pipeline/guard_patterns.hpp"
 #include "runtime/cuda/check.hpp"
+#include "runtime/cuda/device.hpp"
 
 namespace kverify::bench {
 namespace {
@@ -40,8 +41,9 @@ void finish(const char* what) {
 struct Geometry {
   std::int64_t rows, cols, row_stride, col_stride, offset;
   unsigned element_bytes;
-  std::uint64_t bytes;     // of the whole image
-  const unsigned* bitmap;  // element slots of a non-contiguous layout; null: slots [offset, offset + rows * cols)
+  std::uint64_t bytes;      // of the whole image
+  std::uint64_t footprint;  // element slots from the first to one past the last addressed (Layout2D::footprint)
+  const unsigned* bitmap;   // element slots of a non-contiguous layout; null: slots [offset, offset + rows * cols)
   __device__ std::int64_t slot(std::int64_t r, std::int64_t c) const {
     return offset + r * row_stride + c * col_stride;
   }
@@ -51,8 +53,6 @@ struct Geometry {
   __device__ bool is_element_byte(std::uint64_t p) const {
     if (p < kCanary) return false;
     const std::uint64_t s = (p - kCanary) / element_bytes;
-    const std::uint64_t footprint =
-        static_cast<std::uint64_t>(offset + (rows - 1) * row_stride + (cols - 1) * col_stride + 1);
     if (s >= footprint) return false;
     if (!bitmap) return s >= static_cast<std::uint64_t>(offset) && s - offset < static_cast<std::uint64_t>(rows * cols);
     return (bitmap[s / 32] >> (s % 32)) & 1u;
@@ -167,7 +167,7 @@ __global__ void draw_values(Geometry g, unsigned char* image, DType dtype, recip
   for (std::uint64_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x) {
     const auto r = static_cast<std::int64_t>(i / g.cols), c = static_cast<std::int64_t>(i % g.cols);
     const double v = recipe_math::value({kind, param, seed, tensor, r, c, g.cols});
-    store_bits(image + g.position(r, c), g.element_bytes, gp::storage_bits(dtype, v));
+    store_bits(image + g.position(r, c), g.element_bytes, storage_bits(dtype, v));
   }
 }
 
@@ -209,45 +209,38 @@ __global__ void gather(Geometry g, const unsigned char* image, const std::int64_
   }
 }
 
-// Device memory released with its owner.
-struct DeviceBytes {
-  void* p = nullptr;
-  explicit DeviceBytes(std::size_t n, const char* what) {
-    check(cudaMalloc(&p, std::max<std::size_t>(n, 1)),
-          (std::string("cudaMalloc of ") + std::to_string(n) + " bytes for " + what).c_str());
-  }
-  ~DeviceBytes() { cudaFree(p); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-};
+using cuda::DeviceBuffer;
 
 Geometry geometry_of(const Layout2D& l, DType dtype, std::size_t bytes, const unsigned* bitmap) {
-  return {l.rows, l.cols, l.row_stride, l.col_stride, l.offset, static_cast<unsigned>(size_of(dtype)), bytes, bitmap};
+  return {l.rows,       l.cols,
+          l.row_stride, l.col_stride,
+          l.offset,     static_cast<unsigned>(size_of(dtype)),
+          bytes,        static_cast<std::uint64_t>(l.footprint()),
+          bitmap};
 }
 
 }  // namespace
 
 struct DeviceImage::Impl {
-  std::unique_ptr<DeviceBytes> image, bitmap;
+  std::unique_ptr<DeviceBuffer> image, bitmap;
   Geometry geometry{};
-  unsigned char* base() const { return static_cast<unsigned char*>(image->p); }
+  unsigned char* base() const { return static_cast<unsigned char*>(image->data()); }
 };
 
 DeviceImage::DeviceImage(std::string name, Layout2D layout, DType dtype, std::uint64_t salt)
     : name_(std::move(name)), layout_(layout), dtype_(dtype), salt_(salt), impl_(std::make_unique<Impl>()) {
   bytes_ = 2 * kCanary + static_cast<std::size_t>(layout.footprint()) * size_of(dtype);
-  impl_->image = std::make_unique<DeviceBytes>(bytes_, ("the gate's image of " + name_).c_str());
+  impl_->image = std::make_unique<DeviceBuffer>(bytes_);
   const unsigned* bitmap = nullptr;
   if (!layout.contiguous_row_major()) {
-    const std::size_t words = (static_cast<std::size_t>(layout.footprint()) + 31) / 32;
-    impl_->bitmap = std::make_unique<DeviceBytes>(words * 4, "an element map");
-    check(cudaMemset(impl_->bitmap->p, 0, words * 4), "cudaMemset of an element map");
-    bitmap = static_cast<const unsigned*>(impl_->bitmap->p);
+    impl_->bitmap = std::make_unique<DeviceBuffer>((static_cast<std::size_t>(layout.footprint()) + 31) / 32 * 4);
+    impl_->bitmap->fill(0);
+    bitmap = static_cast<const unsigned*>(impl_->bitmap->data());
   }
   impl_->geometry = geometry_of(layout, dtype, bytes_, bitmap);
   if (bitmap) {
     mark_elements<<<blocks_for(static_cast<std::uint64_t>(layout.elements())), kThreads>>>(
-        impl_->geometry, static_cast<unsigned*>(impl_->bitmap->p));
+        impl_->geometry, static_cast<unsigned*>(impl_->bitmap->data()));
   }
   canaries<<<blocks_for(bytes_ / 8), kThreads>>>(impl_->geometry, impl_->base(), salt_, CanaryWork::fill_all, nullptr);
   finish("the device image's canaries");
@@ -278,16 +271,14 @@ void DeviceImage::rewrite_canaries() {
 }
 
 namespace {
-// A device counter, read back after the kernels that add to it.
+// Device counters, zeroed, read back after the kernels that add to them.
 struct Counters {
-  DeviceBytes memory;
-  explicit Counters(int n) : memory(sizeof(unsigned long long) * n, "counters") {
-    check(cudaMemset(memory.p, 0, sizeof(unsigned long long) * n), "cudaMemset of counters");
-  }
-  unsigned long long* data() const { return static_cast<unsigned long long*>(memory.p); }
-  std::vector<unsigned long long> read(int n) const {
-    std::vector<unsigned long long> v(static_cast<std::size_t>(n));
-    check(cudaMemcpy(v.data(), memory.p, sizeof(unsigned long long) * n, cudaMemcpyDeviceToHost), "reading counters");
+  DeviceBuffer memory;
+  explicit Counters(int n) : memory(sizeof(unsigned long long) * static_cast<std::size_t>(n)) { memory.fill(0); }
+  unsigned long long* data() const { return static_cast<unsigned long long*>(memory.data()); }
+  std::vector<unsigned long long> read() const {
+    std::vector<unsigned long long> v(memory.bytes() / sizeof(unsigned long long));
+    memory.download(v.data());
     return v;
   }
 };
@@ -297,7 +288,7 @@ std::uint64_t DeviceImage::hash() const {
   Counters total(1);
   hash_words<<<blocks_for(bytes_ / 8), kThreads>>>(impl_->base(), bytes_, total.data());
   finish("hashing a device image");
-  return total.read(1)[0];
+  return total.read()[0];
 }
 
 std::uint64_t DeviceImage::damaged_canary_bytes() const {
@@ -305,21 +296,20 @@ std::uint64_t DeviceImage::damaged_canary_bytes() const {
   canaries<<<blocks_for(bytes_ / 8), kThreads>>>(impl_->geometry, impl_->base(), salt_, CanaryWork::count_damaged,
                                                  damaged.data());
   finish("checking the canaries on the device");
-  return damaged.read(1)[0];
+  return damaged.read()[0];
 }
 
 std::vector<unsigned char> DeviceImage::gather_rows(const std::vector<std::int64_t>& rows) const {
   const std::size_t es = size_of(dtype_);
   std::vector<unsigned char> host(rows.size() * static_cast<std::size_t>(layout_.cols) * es);
   if (rows.empty()) return host;
-  DeviceBytes list(rows.size() * sizeof(std::int64_t), "the sampled rows' list");
-  DeviceBytes out(host.size(), "the sampled rows");
-  check(cudaMemcpy(list.p, rows.data(), rows.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice), "uploading rows");
+  DeviceBuffer list(rows.size() * sizeof(std::int64_t)), out(host.size());
+  list.upload(rows.data());
   gather<<<blocks_for(host.size() / es), kThreads>>>(impl_->geometry, impl_->base(),
-                                                     static_cast<const std::int64_t*>(list.p), rows.size(),
-                                                     static_cast<unsigned char*>(out.p));
+                                                     static_cast<const std::int64_t*>(list.data()), rows.size(),
+                                                     static_cast<unsigned char*>(out.data()));
   finish("gathering the sampled rows on the device");
-  check(cudaMemcpy(host.data(), out.p, host.size(), cudaMemcpyDeviceToHost), "reading the sampled rows");
+  out.download(host.data());
   return host;
 }
 
@@ -339,7 +329,7 @@ DeviceImage::RunDifferences DeviceImage::compare_runs(const DeviceImage& first, 
   differences<<<blocks_for(static_cast<std::uint64_t>(first.layout_.elements())), kThreads>>>(
       first.impl_->geometry, first.impl_->base(), second.impl_->base(), first.dtype_, poison_seed, counts.data());
   finish("comparing two runs on the device");
-  const auto c = counts.read(2);
+  const auto c = counts.read();
   return {static_cast<std::int64_t>(c[0]), static_cast<std::int64_t>(c[1])};
 }
 

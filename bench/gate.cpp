@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 
 #include "bench/device_image.hpp"
@@ -58,7 +59,7 @@ std::pair<std::int64_t, std::int64_t> check_replayable(const Case& c, int t, con
                                                                static_cast<std::uint64_t>(stride)));
       const std::int64_t r = rows[static_cast<std::size_t>(i / l.cols)], col = i % l.cols;
       const double v = recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols});
-      const std::uint64_t want = guard_patterns::storage_bits(c.dtype, v);
+      const std::uint64_t want = storage_bits(c.dtype, v);
       std::uint64_t have = 0;
       std::memcpy(&have, got.data() + static_cast<std::size_t>(i) * es, es);
       if (have == want) continue;
@@ -139,14 +140,11 @@ std::string check_on_device(const Case& c, const Variant& v, const Tolerance& to
   // The sampled rows on the host: compact copies, checked against the host's recipe.
   std::int64_t replay_checked = 0, replay_copied = 0;
   std::vector<std::vector<unsigned char>> compact(static_cast<std::size_t>(n));
-  std::vector<std::vector<std::int64_t>> rows_of_tensor(static_cast<std::size_t>(n));
   for (int t = 0; t < n; ++t) {
-    auto& r = rows_of_tensor[static_cast<std::size_t>(t)];
-    if (follows_output_rows(c, t)) {
-      r = rows;
-    } else {
+    std::vector<std::int64_t> r = rows;  // a tensor whose rows are not the output's is copied whole
+    if (!follows_output_rows(c, t)) {
       r.resize(static_cast<std::size_t>(c.layout(t).rows));
-      for (std::size_t i = 0; i < r.size(); ++i) r[i] = static_cast<std::int64_t>(i);
+      std::iota(r.begin(), r.end(), std::int64_t{0});
     }
     const DeviceImage& image = t == out ? *first : *images[static_cast<std::size_t>(t)];
     compact[static_cast<std::size_t>(t)] = image.gather_rows(r);

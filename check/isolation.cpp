@@ -438,11 +438,8 @@ int run_check_isolated(const CheckOptions& options) {
                  slots.size(), slots.devices[0].empty() ? "processes" : "GPUs");
   std::vector<CheckReport> outcomes(tasks.size());
   run_on_slots(tasks.size(), slots, [&](std::size_t i, std::size_t slot) {
-    const std::string tag = slots.size() < 2              ? ""
-                            : slots.devices[slot].empty() ? "[" + std::to_string(slot) + "] "
-                                                          : "[gpu " + slots.devices[slot] + "] ";
     outcomes[i] = check_variant(tasks[i].backend, *tasks[i].variant, tasks[i].variants_on_backend, options, sanitizer,
-                                exe, slots.env(slot), tag);
+                                exe, slots.env(slot), slots.tag(slot));
   });
   std::map<std::string, std::size_t> row_of;
   for (const CheckReport& o : outcomes) {

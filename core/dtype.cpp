@@ -30,22 +30,8 @@ double ulp(DType d, double v) {
 }
 
 void store_from_f64(DType d, double v, void* bytes) {
-  switch (d) {
-    case DType::f64:
-      std::memcpy(bytes, &v, 8);
-      return;
-    case DType::f32: {
-      const float f = static_cast<float>(v);
-      std::memcpy(bytes, &f, 4);
-      return;
-    }
-    case DType::f16:
-    case DType::bf16: {
-      const std::uint16_t b = d == DType::f16 ? f64_to_f16_bits(v) : f64_to_bf16_bits(v);
-      std::memcpy(bytes, &b, 2);
-      return;
-    }
-  }
+  const std::uint64_t bits = storage_bits(d, v);
+  std::memcpy(bytes, &bits, size_of(d));  // the low bytes: x86-64 and the GPUs are little-endian
 }
 
 }  // namespace kverify

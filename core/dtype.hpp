@@ -145,6 +145,22 @@ double round_to(DType d, double v);
 double ulp(DType d, double v);
 
 // Raw storage <-> f64, reading `bytes` of one element of the dtype.
+// v rounded once to the storage dtype, as its raw bits in the low bytes. constexpr: nvcc compiles it
+// for the device too (the bench draws its inputs there, bench/device_image.cu).
+constexpr std::uint64_t storage_bits(DType d, double v) {
+  switch (d) {
+    case DType::f32:
+      return std::bit_cast<std::uint32_t>(static_cast<float>(v));
+    case DType::f16:
+      return f64_to_f16_bits(v);
+    case DType::bf16:
+      return f64_to_bf16_bits(v);
+    case DType::f64:
+      break;
+  }
+  return std::bit_cast<std::uint64_t>(v);
+}
+
 // Inline: the references read every element through it.
 inline double load_as_f64(DType d, const void* bytes) {
   switch (d) {

@@ -60,6 +60,11 @@ GpuSlots slots_for_option(std::string_view gpus, bool on_cuda, int device_count)
   return gpu_slots(*count, visible, on_cuda);
 }
 
+std::string GpuSlots::tag(std::size_t slot) const {
+  if (devices.size() < 2 || slot >= devices.size()) return "";
+  return devices[slot].empty() ? "[" + std::to_string(slot) + "] " : "[gpu " + devices[slot] + "] ";
+}
+
 std::vector<std::string> GpuSlots::env(std::size_t slot) const {
   if (slot >= devices.size() || devices[slot].empty()) return {};
   return {"CUDA_VISIBLE_DEVICES=" + devices[slot]};

@@ -30,6 +30,9 @@ struct GpuSlots {
   std::size_t size() const { return devices.size(); }
   // KEY=VALUE lines for a child process on slot i (CUDA_VISIBLE_DEVICES=<its device>; none on emu).
   std::vector<std::string> env(std::size_t slot) const;
+  // What a child's progress lines start with when several run at once: "[gpu <device>] " or
+  // "[<slot>] " (unpinned); "" with one slot.
+  std::string tag(std::size_t slot) const;
 };
 // Throws InputError when more devices are asked for than are visible.
 GpuSlots gpu_slots(int count, const std::vector<std::string>& visible, bool need_devices);

@@ -16,10 +16,11 @@
 #include <cstdint>
 #include <cstring>
 
+// Code both compilers build, for the host and (under nvcc) for the device.
 #if defined(__CUDACC__)
-#define KV_RECIPE_FN __host__ __device__ inline
+#define KV_HOST_DEVICE __host__ __device__ inline
 #else
-#define KV_RECIPE_FN inline
+#define KV_HOST_DEVICE inline
 #endif
 
 namespace kverify::recipe_math {
@@ -43,15 +44,15 @@ enum class Kind : std::uint8_t {
   special,
 };
 
-KV_RECIPE_FN double add(double a, double b) {
+KV_HOST_DEVICE double add(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dadd_rn(a, b);
 #else
   return a + b;
 #endif
 }
-KV_RECIPE_FN double sub(double a, double b) { return add(a, -b); }
-KV_RECIPE_FN double mul(double a, double b) {
+KV_HOST_DEVICE double sub(double a, double b) { return add(a, -b); }
+KV_HOST_DEVICE double mul(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dmul_rn(a, b);
 #else
@@ -66,14 +67,14 @@ KV_RECIPE_FN double mul(double a, double b) {
   return product;
 #endif
 }
-KV_RECIPE_FN double div(double a, double b) {
+KV_HOST_DEVICE double div(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __ddiv_rn(a, b);
 #else
   return a / b;
 #endif
 }
-KV_RECIPE_FN double square_root(double a) {
+KV_HOST_DEVICE double square_root(double a) {
 #if defined(__CUDA_ARCH__)
   return __dsqrt_rn(a);
 #else
@@ -81,22 +82,22 @@ KV_RECIPE_FN double square_root(double a) {
 #endif
 }
 // Exact on both sides (ldexp rounds once, where the result is subnormal).
-KV_RECIPE_FN double floor_of(double a) { return ::floor(a); }
-KV_RECIPE_FN double abs_of(double a) { return ::fabs(a); }
-KV_RECIPE_FN double scale_by_power_of_two(double a, int e) { return ::ldexp(a, e); }
+KV_HOST_DEVICE double floor_of(double a) { return ::floor(a); }
+KV_HOST_DEVICE double abs_of(double a) { return ::fabs(a); }
+KV_HOST_DEVICE double scale_by_power_of_two(double a, int e) { return ::ldexp(a, e); }
 
-KV_RECIPE_FN std::uint64_t bits_of(double v) {
+KV_HOST_DEVICE std::uint64_t bits_of(double v) {
   std::uint64_t b;
   std::memcpy(&b, &v, sizeof b);
   return b;
 }
-KV_RECIPE_FN double double_of(std::uint64_t b) {
+KV_HOST_DEVICE double double_of(std::uint64_t b) {
   double v;
   std::memcpy(&v, &b, sizeof v);
   return v;
 }
 
-KV_RECIPE_FN std::uint64_t splitmix64(std::uint64_t x) {
+KV_HOST_DEVICE std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
@@ -104,11 +105,11 @@ KV_RECIPE_FN std::uint64_t splitmix64(std::uint64_t x) {
 }
 
 // Uniform in (0, 1), never 0 (Box-Muller takes its log): the top 53 bits, centred in their cell.
-KV_RECIPE_FN double unit(std::uint64_t bits) { return mul(static_cast<double>(bits >> 11) + 0.5, 0x1.0p-53); }
+KV_HOST_DEVICE double unit(std::uint64_t bits) { return mul(static_cast<double>(bits >> 11) + 0.5, 0x1.0p-53); }
 
 // Natural log of a positive normal x: x = m 2^e with m in [sqrt(1/2), sqrt(2)), and
 // log m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.172: the odd series to s^27 leaves < 1e-19.
-KV_RECIPE_FN double log_of(double x) {
+KV_HOST_DEVICE double log_of(double x) {
   const std::uint64_t b = bits_of(x);
   int e = static_cast<int>((b >> 52) & 0x7ff) - 1023;
   double m = double_of((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);  // [1, 2)
@@ -136,7 +137,7 @@ struct QuarterTurns {
   std::int64_t quadrant;  // q mod 4
   double x, z;            // x = 2 pi r, z = x^2
 };
-KV_RECIPE_FN QuarterTurns quarter_turns(double t) {
+KV_HOST_DEVICE QuarterTurns quarter_turns(double t) {
   const double q = floor_of(add(mul(t, 4.0), 0.5));
   const double x = mul(sub(t, mul(q, 0.25)), 0x1.921fb54442d18p+2);  // 2 pi
   return {static_cast<std::int64_t>(q) & 3, x, mul(x, x)};
@@ -150,20 +151,20 @@ KV_RECIPE_FN QuarterTurns quarter_turns(double t) {
         0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-41, 0x1.ae7f3e733b81fp-45,               \
         0x1.952c77030ad4ap-49, 0x1.6827863b97d97p-53, 0x1.2f49b46814157p-57, 0x1.e542ba4020225p-62                \
   }
-KV_RECIPE_FN double sin_series(const QuarterTurns& a) {  // sin x = x (1 - z/3! + z^2/5! - ...)
+KV_HOST_DEVICE double sin_series(const QuarterTurns& a) {  // sin x = x (1 - z/3! + z^2/5! - ...)
   constexpr double f[] = KV_INVERSE_FACTORIALS;
   double s = f[19];
   for (int k = 17; k >= 1; k -= 2) s = add(mul(s, -a.z), f[k]);
   return mul(s, a.x);
 }
-KV_RECIPE_FN double cos_series(const QuarterTurns& a) {  // cos x = 1 - z/2! + z^2/4! - ...
+KV_HOST_DEVICE double cos_series(const QuarterTurns& a) {  // cos x = 1 - z/2! + z^2/4! - ...
   constexpr double f[] = KV_INVERSE_FACTORIALS;
   double c = f[20];
   for (int k = 18; k >= 0; k -= 2) c = add(mul(c, -a.z), f[k]);
   return c;
 }
 #undef KV_INVERSE_FACTORIALS
-KV_RECIPE_FN double cos_of_turns(double t) {
+KV_HOST_DEVICE double cos_of_turns(double t) {
   const QuarterTurns a = quarter_turns(t);
   switch (a.quadrant) {
     case 0:
@@ -177,7 +178,7 @@ KV_RECIPE_FN double cos_of_turns(double t) {
   }
 }
 // tan(pi h) = sin(2 pi (h/2)) / cos(2 pi (h/2)), for h in (-1/2, 1/2).
-KV_RECIPE_FN double tan_of_half_turns(double h) {
+KV_HOST_DEVICE double tan_of_half_turns(double h) {
   const QuarterTurns a = quarter_turns(mul(h, 0.5));
   const double s = sin_series(a), c = cos_series(a);
   switch (a.quadrant) {
@@ -201,15 +202,15 @@ struct Draw {
   std::int64_t row, col, cols;
 };
 
-KV_RECIPE_FN std::uint64_t element_key(std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col) {
+KV_HOST_DEVICE std::uint64_t element_key(std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col) {
   return splitmix64(splitmix64(splitmix64(seed) ^ static_cast<std::uint64_t>(tensor)) ^
                     static_cast<std::uint64_t>(row)) ^
          static_cast<std::uint64_t>(col) * 0xd1342543de82ef95ull;
 }
 
-KV_RECIPE_FN double clamp_to(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+KV_HOST_DEVICE double clamp_to(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-KV_RECIPE_FN double value(const Draw& d) {
+KV_HOST_DEVICE double value(const Draw& d) {
   const std::uint64_t a = splitmix64(element_key(d.seed, d.tensor, d.row, d.col));
   const std::uint64_t b = splitmix64(a);
   const double p = d.param;

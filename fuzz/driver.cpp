@@ -188,7 +188,7 @@ int run_fuzz(const FuzzArgs& a) {
     for (long j = 0; j < a.jobs; ++j) list += (list.empty() ? "" : ",") + visible[static_cast<std::size_t>(j)];
     const fs::path locks = work / "gpu-locks";
     fs::create_directories(locks, ec);
-    env.push_back("KVERIFY_FUZZ_GPUS=" + list);
+    env.push_back("CUDA_VISIBLE_DEVICES=" + list);  // each job narrows it to the one it claims
     env.push_back("KVERIFY_FUZZ_GPU_LOCKS=" + locks.string());
   }
 

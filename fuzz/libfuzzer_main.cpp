@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,20 +85,18 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     std::fprintf(stderr, "%s: %s\n", binary_name(), e.what());
     finish(2);
   }
-  // `kverify fuzz --backend cuda --jobs N`: every job libFuzzer's -fork=N starts takes a GPU no
-  // other job holds, before CUDA starts here; the -fork parent runs no input and takes none.
-  if (const char* gpus = std::getenv("KVERIFY_FUZZ_GPUS"); gpus && *gpus) {
+  // `kverify fuzz --backend cuda --jobs N`: every job libFuzzer's -fork=N starts takes one of the
+  // GPUs CUDA_VISIBLE_DEVICES lists that no other job holds, before CUDA starts here; the -fork
+  // parent runs no input and takes none.
+  if (const char* locks = std::getenv("KVERIFY_FUZZ_GPU_LOCKS"); locks && *locks) {
     bool fork_parent = false;
     for (int i = 1; i < *argc; ++i) fork_parent = fork_parent || std::string_view((*argv)[i]).starts_with("-fork=");
-    const char* locks = std::getenv("KVERIFY_FUZZ_GPU_LOCKS");
     if (!fork_parent) {
-      std::vector<std::string> listed;
-      std::stringstream list(gpus);
-      for (std::string d; std::getline(list, d, ',');) listed.push_back(d);
-      const auto claimed = kverify::claim_free_device(listed, locks ? locks : ".");
+      const auto devices = kverify::visible_devices(0);
+      const auto claimed = kverify::claim_free_device(devices, locks);
       if (!claimed) {
-        std::fprintf(stderr, "%s: NOT RUN: every GPU of KVERIFY_FUZZ_GPUS=%s is taken by another fuzzing job\n",
-                     binary_name(), gpus);
+        std::fprintf(stderr, "%s: NOT RUN: every GPU of CUDA_VISIBLE_DEVICES is taken by another fuzzing job\n",
+                     binary_name());
         finish(3);
       }
       setenv("CUDA_VISIBLE_DEVICES", claimed->c_str(), 1);

@@ -7,17 +7,11 @@
 #include <cstdint>
 
 #include "core/dtype.hpp"
-#include "core/recipe_math.hpp"
-
-#if defined(__CUDACC__)
-#define KV_GUARD_FN __host__ __device__ inline
-#else
-#define KV_GUARD_FN inline
-#endif
+#include "core/recipe_math.hpp"  // KV_HOST_DEVICE, mul and add
 
 namespace kverify::guard_patterns {
 
-KV_GUARD_FN std::uint64_t mix(std::uint64_t x) {
+KV_HOST_DEVICE std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
   x ^= x >> 33;
@@ -26,12 +20,12 @@ KV_GUARD_FN std::uint64_t mix(std::uint64_t x) {
 }
 
 // Position-dependent, so a shifted copy of the canary zone does not pass for it.
-KV_GUARD_FN unsigned char canary_byte(std::uint64_t position, std::uint64_t salt) {
+KV_HOST_DEVICE unsigned char canary_byte(std::uint64_t position, std::uint64_t salt) {
   return static_cast<unsigned char>(mix(position ^ (salt << 40)) >> 56);
 }
 
 // Quiet NaNs with a recognisable payload.
-KV_GUARD_FN std::uint64_t nan_poison_bits(DType dtype) {
+KV_HOST_DEVICE std::uint64_t nan_poison_bits(DType dtype) {
   switch (dtype) {
     case DType::f32:
       return 0x7fa5a5a5u;
@@ -45,24 +39,9 @@ KV_GUARD_FN std::uint64_t nan_poison_bits(DType dtype) {
   return 0x7ff5a5a5a5a5a5a5ull;
 }
 
-// v rounded once to the storage dtype, as its raw bits (what core/dtype.cpp's store_from_f64 stores).
-KV_GUARD_FN std::uint64_t storage_bits(DType dtype, double v) {
-  switch (dtype) {
-    case DType::f32:
-      return std::bit_cast<std::uint32_t>(static_cast<float>(v));
-    case DType::f16:
-      return f64_to_f16_bits(v);
-    case DType::bf16:
-      return f64_to_bf16_bits(v);
-    case DType::f64:
-      break;
-  }
-  return std::bit_cast<std::uint64_t>(v);
-}
-
 // A finite value in [-1e4, 1e4] that a kernel is unlikely to produce by accident, different at
 // every element, in the storage dtype's bits.
-KV_GUARD_FN std::uint64_t random_poison_bits(DType dtype, std::uint64_t seed, std::int64_t r, std::int64_t c) {
+KV_HOST_DEVICE std::uint64_t random_poison_bits(DType dtype, std::uint64_t seed, std::int64_t r, std::int64_t c) {
   const std::uint64_t h =
       mix(seed ^ mix(static_cast<std::uint64_t>(r) * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(c)));
   // Each product and sum rounded on its own (recipe_math's helpers): the same bits on both sides.

@@ -7,6 +7,7 @@
 
 #include "core/dtype.hpp"
 #include "pipeline/guarded_image.hpp"
+#include "pipeline/sampled_check.hpp"  // follows_output_rows
 #include "reference/expectation.hpp"
 
 #if KVERIFY_HAVE_CUDA
@@ -63,7 +64,8 @@ MemoryNeed memory_need(const Case& c, int image_sets, std::int64_t reference_ele
 MemoryNeed device_check_need(const Case& c, std::int64_t reference_elements) {
   MemoryNeed need;
   const int out = c.op->output_tensor();
-  const std::int64_t out_rows = c.layout(out).rows;
+  const auto checked_rows =
+      static_cast<std::uint64_t>(reference_elements / std::max<std::int64_t>(1, c.layout(out).cols));
   for (int t = 0; t < c.op->tensor_count; ++t) {
     const Layout2D l = c.layout(t);
     const auto footprint = static_cast<std::uint64_t>(l.footprint());
@@ -71,11 +73,7 @@ MemoryNeed device_check_need(const Case& c, std::int64_t reference_elements) {
     if (!l.contiguous_row_major()) bytes = add(bytes, footprint / 8);  // the element map
     need.device = add(need.device, mul(t == out ? 2 : 1, bytes));      // the output: one image per run
     // Copied to the host: the checked rows of a tensor whose rows are the output's, any other whole.
-    const bool follows = c.op->tensors()[t].rows_dim == c.op->tensors()[out].rows_dim;
-    const std::uint64_t rows =
-        follows && out_rows > 0
-            ? static_cast<std::uint64_t>(reference_elements / std::max<std::int64_t>(1, c.layout(out).cols))
-            : static_cast<std::uint64_t>(l.rows);
+    const std::uint64_t rows = follows_output_rows(c, t) ? checked_rows : static_cast<std::uint64_t>(l.rows);
     need.host = add(need.host, mul(mul(rows, static_cast<std::uint64_t>(l.cols)), size_of(c.dtype)));
   }
   need.host = add(need.host, mul(static_cast<std::uint64_t>(reference_elements), kReferenceBytesPerElement));

@@ -224,8 +224,7 @@ std::vector<std::pair<std::size_t, ReportCell>> sweep_in_shards(const Options& o
     if (!o.variant.empty()) argv.insert(argv.end(), {"--variant", o.variant});
     if (o.dtype) argv.insert(argv.end(), {"--dtype", std::string(name(*o.dtype))});
     if (o.quick) argv.push_back("--quick");
-    const std::string tag =
-        slots.devices[slot].empty() ? "[" + std::to_string(shard) + "] " : "[gpu " + slots.devices[slot] + "] ";
+    const std::string tag = slots.tag(slot);
     const ChildResult r = run_child(argv, {.env = slots.env(slot), .on_line = [&](const std::string& line) {
                                              std::fprintf(stderr, "%s%s\n", tag.c_str(), line.c_str());
                                            }});

@@ -20,14 +20,6 @@ namespace {
 const Layout2D kPadded{37, 1029, 1040, 1, 3};
 constexpr DType kDTypes[] = {DType::f32, DType::f16, DType::bf16};
 
-std::uint64_t host_bits(DType d, double v) {
-  unsigned char b[8] = {};
-  store_from_f64(d, v, b);
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, b, size_of(d));
-  return bits;
-}
-
 TEST(DeviceImage, EveryRecipeDrawsTheHostsBitsAndTheHostsCanaries) {
   KV_REQUIRE_BACKEND(Backend::cuda);
   for (DType d : kDTypes)
@@ -44,7 +36,7 @@ TEST(DeviceImage, EveryRecipeDrawsTheHostsBitsAndTheHostsCanaries) {
         int differ = 0;
         for (std::int64_t row = 0; row < kPadded.rows; ++row)
           for (std::int64_t col = 0; col < kPadded.cols; ++col) {
-            const std::uint64_t want = host_bits(d, recipe_value(recipe, 77, 0, row, col, kPadded.cols));
+            const std::uint64_t want = storage_bits(d, recipe_value(recipe, 77, 0, row, col, kPadded.cols));
             if (host.element_bits(row, col) != want && differ++ < 3)
               ADD_FAILURE() << r.name << ":" << param << " " << name(d) << " element (" << row << "," << col
                             << "): device 0x" << std::hex << host.element_bits(row, col) << ", host 0x" << want;

@@ -65,6 +65,8 @@ TEST(GpuSlots, EachSlotIsPinnedToOneVisibleDevice) {
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s.env(0), (std::vector<std::string>{"CUDA_VISIBLE_DEVICES=5"}));
   EXPECT_EQ(s.env(1), (std::vector<std::string>{"CUDA_VISIBLE_DEVICES=2"}));
+  EXPECT_EQ(s.tag(1), "[gpu 2] ");
+  EXPECT_EQ(gpu_slots(1, {"5"}, true).tag(0), "");  // one process: its lines as they are
   try {
     gpu_slots(4, {"5", "2", "7"}, true);
     FAIL() << "4 GPUs of 3 visible were accepted";
@@ -74,6 +76,7 @@ TEST(GpuSlots, EachSlotIsPinnedToOneVisibleDevice) {
   const GpuSlots emu = gpu_slots(3, {}, false);  // emu: parallel processes, none pinned
   EXPECT_EQ(emu.size(), 3u);
   EXPECT_TRUE(emu.env(0).empty());
+  EXPECT_EQ(emu.tag(2), "[2] ");
 }
 
 TEST(GpuSlots, PoolRunsEveryTaskOnceAtMostSlotsAtATime) {

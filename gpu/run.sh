@@ -198,8 +198,10 @@ case "${1:-}" in
     new_variants() {
       local rc=0
       build-gpu/pipeline/pipeline_tests --gtest_filter='SoftmaxRegister*:RowSumVector*:VectorVariants*:MatmulRelu.*' || rc=1
-      "$k" check --backend cuda --op softmax --variant cluster_regs --sanitize racecheck --budget 10 \
-        --json /tmp/check-cluster-race.json || rc=1
+      for tool in racecheck synccheck memcheck; do
+        "$k" check --backend cuda --op softmax --variant cluster_bulk --sanitize "$tool" --budget 5 \
+          --json "/tmp/check-cluster-$tool.json" || rc=1
+      done
       compute-sanitizer --tool memcheck --error-exitcode 99 "$k" run 'op=matmul_relu variant=mma_sync dtype=bf16 shape=300x600x130 backend=cuda' || rc=1
       compute-sanitizer --tool racecheck --error-exitcode 99 "$k" run 'op=matmul_relu variant=mma_sync dtype=f16 shape=100x70x40 a.offset=1 backend=cuda' || rc=1
       cuobjdump --dump-resource-usage "$k" | grep -E -A1 'Function .*(softmax|gelu|row_sum|matmul)' >"$out/resources.txt" || true
@@ -244,8 +246,8 @@ case "${1:-}" in
 softmax block_regs bf16 16384x4096 softmax_block_regs
 softmax block_regs bf16 4096x16384 softmax_block_regs
 softmax rows_vec bf16 2097152x32 softmax_rows_vec
-softmax cluster_regs f32 256x262144 softmax_block_regs
-softmax cluster_regs bf16 1024x65536 softmax_block_regs
+softmax cluster_bulk f32 256x262144 softmax_cluster_bulk
+softmax cluster_bulk bf16 1024x65536 softmax_cluster_bulk
 gelu_tanh vec_ilp f32 4096x16384 gelu_tanh_vec_ilp
 row_sum rows_vec bf16 2097152x32 row_sum_rows_vec
 matmul_relu mma_sync bf16 4096x4096x4096 matmul_relu_mma}"

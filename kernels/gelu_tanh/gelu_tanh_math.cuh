@@ -37,28 +37,15 @@
 
 namespace kverify::kernels {
 
-// The shared form; kSixteenBit (16-bit storage only, gelu_tanh_vec_ilp.cuh says why its error is
-// absorbed there) takes exp2f of a rounded product for expf and __fdividef for the IEEE division.
-template <bool kSixteenBit>
-__device__ __forceinline__ float gelu_tanh_sigmoid_form(float x) {
+__device__ __forceinline__ float gelu_tanh_f32(float x) {
   constexpr float kSqrt8OverPi = 1.5957691216057308f;  // 2 sqrt(2/pi): t = 2u
   constexpr float kCubic = 0.044715f;
   constexpr float kSaturated = 16.0f;
-  constexpr float kLog2e = 1.4426950408889634f;
-  // The limits |x| >= 16 (and +-inf): f32 storage branches to them; 16-bit storage computes the
-  // formula anyway (t, e, d may overflow or be NaN there, never used) and selects, with no
-  // reconvergence around each element. Measured on the H200 (reports/h200/perf.md): the select
-  // took bf16 from 0.75 to 0.86 of the copy ceiling and f32 from 0.89 to 0.84 (its IEEE division).
-  if constexpr (!kSixteenBit)
-    if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;  // NaN falls through
+  if (fabsf(x) >= kSaturated) return x > 0.0f ? x : -0.0f;  // NaN falls through
   const float t = kSqrt8OverPi * (x * fmaf(kCubic * x, x, 1.0f));
-  const float e = kSixteenBit ? exp2f(-fabsf(t) * kLog2e) : expf(-fabsf(t));
-  const float d = kSixteenBit ? __fdividef(x * e, 1.0f + e) : (x * e) / (1.0f + e);
-  const float y = copysignf(t >= 0.0f ? x - d : d, x);  // NaN: t, e, d NaN, and copysign keeps NaN
-  if constexpr (kSixteenBit) return fabsf(x) >= kSaturated ? (x > 0.0f ? x : -0.0f) : y;  // NaN keeps y
-  return y;
+  const float e = expf(-fabsf(t));
+  const float d = (x * e) / (1.0f + e);
+  return copysignf(t >= 0.0f ? x - d : d, x);  // NaN: t, e, d NaN, and copysign keeps NaN
 }
-
-__device__ __forceinline__ float gelu_tanh_f32(float x) { return gelu_tanh_sigmoid_form<false>(x); }
 
 }  // namespace kverify::kernels

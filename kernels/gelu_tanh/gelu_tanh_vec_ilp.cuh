@@ -7,19 +7,24 @@
 // The contract and the arithmetic: kernels/gelu_tanh/gelu_tanh_math.cuh; f32 storage uses it as is.
 //
 // f16/bf16 storage moves half the bytes per element, so the arithmetic decides the time (2^28
-// elements: ~0.25 ms of memory at 4276 GB/s). gelu_tanh_f32_16 is gelu_tanh_math.cuh's form with
-// two cheaper steps, each within what the f16/bf16 policy's extra output ulp leaves:
-//   - __fdividef for the IEEE division (2 ulp for a divisor in [1, 2]): 1.5 eps32 more;
-//   - exp2f(-|t| log2e) for expf(-|t|) (no range reduction in two constants): exp2f's 2 ulp, plus
-//     the rounding of the f32 constant log2e (2^-25 relative) and of the product (2^-24), which
-//     reach e multiplied by |t| log2e ln 2 = |t|: 0.75 |t| eps32 more than expf's. y's
-//     sensitivity to e's relative error is at most 1 (t < 0: y = x e / (1 + e); t >= 0: e / (1 + e)).
-//     exp2f, not __expf: a result below 2^-126 stays subnormal instead of flushing to 0 (x near
-//     -10 gives e ~ 2^-127 and y ~ 2^-123, above bf16's 2^-126 floor: a flush would fail it).
-// |x| < 16 keeps |t| <= 318, so the extra is < 240 + 1.5 eps32, against half an output ulp left by
-// the final rounding: >= 2^-9 |y| (bf16, 2^14 eps32) or 2^-12 |y| (f16, 2^11 eps32; below f16's
-// normal range its 2^-24 floor). The policy (ops/gelu_tanh/reference.cpp) is unchanged and every
-// test of it still applies.
+// elements: ~0.25 ms of memory). gelu_tanh_f32_16 computes y = x sigmoid(t) in fewer instructions
+// than gelu_tanh_math.cuh's form (ncu on the H200: 28.7 instructions per element there), each step
+// within what the f16/bf16 policy's extra output ulp leaves:
+//   xc = max(x, -16) (NaN kept); t2 = t log2 e = xc (A xc^2 + B), A and B the f32 constants
+//   sqrt(8/pi) log2 e times 0.044715 and 1 (5 roundings: 2.5 eps32 relative, the policy's t allows 3);
+//   e = exp2f(-|t2|) (2 ulp; subnormal results kept, no flush: x near -10 gives e ~ 2^-127 and
+//   y ~ 2^-123, above bf16's 2^-126 floor); r = __fdividef(1, 1 + e) (1 + e in [1, 2]: 2 ulp);
+//   s = r for t >= 0, e r for t < 0 (sigmoid(t) either way); y = xc s.
+// Relative error of y, in eps32: t >= 0, (2 + 2.5 |t|) e / (1 + e) + 3 (1 + e, the division, the
+// product); t < 0, (2 + 2.5 |t|) / (1 + e) + 3.5 (s = e r moves with e by 1 / (1 + e); one product
+// more). In both the |t| part is 2.5 |t| (1 - sigmoid t), 2.5 times the policy's condition against
+// its 3, and the rest at most 5.5 against its 4: 1.5 eps32
+// more, against half an output ulp left by the final rounding (>= 2^-9 |y| = 2^14 eps32 for bf16,
+// 2^-12 |y| for f16; below f16's normal range its 2^-24 floor). The limits: x >= 16 gives e = 0,
+// s = 1, y = x (also +inf and values whose x^2 overflows: t2 = inf); x <= -16 (and -inf) computes
+// at xc = -16, where e = 2^-458 = 0 and y = -16 * 0 = -0; +-0 keep their sign (t2 = +-0 >= 0,
+// s = 1/2); NaN stays NaN. The policy (ops/gelu_tanh/reference.cpp) is unchanged and every test of
+// it still applies.
 #pragma once
 
 #include <type_traits>
@@ -32,7 +37,15 @@ namespace kverify::kernels {
 
 inline constexpr int kGeluUnroll = 4;
 
-__device__ __forceinline__ float gelu_tanh_f32_16(float x) { return gelu_tanh_sigmoid_form<true>(x); }
+__device__ __forceinline__ float gelu_tanh_f32_16(float x) {
+  constexpr float kB = 1.5957691216057308f * 1.4426950408889634f;  // sqrt(8/pi) log2 e
+  constexpr float kA = kB * 0.044715f;
+  const float xc = x < -16.0f ? -16.0f : x;
+  const float t2 = xc * fmaf(kA, xc * xc, kB);
+  const float e = exp2f(-fabsf(t2));
+  const float r = __fdividef(1.0f, 1.0f + e);
+  return xc * (t2 >= 0.0f ? r : e * r);
+}
 
 template <typename T>
 __device__ __forceinline__ float gelu_tanh_storage(float x) {

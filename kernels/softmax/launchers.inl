@@ -1,11 +1,17 @@
 // The softmax launchers, written once: softmax_emu.cpp compiles them for emu and softmax_cuda.cu
 // for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
 // Each launcher maps a LaunchRequest to its kernel's grid, block and arguments.
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
 
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/softmax/softmax_block_per_row.cuh"
 #include "kernels/softmax/softmax_block_regs.cuh"
+#include "kernels/softmax/softmax_cluster_bulk.cuh"
 #include "kernels/softmax/softmax_online.cuh"
 #include "kernels/softmax/softmax_rows_vec.cuh"
 #include "kernels/softmax/softmax_warp_per_row.cuh"
@@ -35,12 +41,10 @@ inline unsigned block_threads(long long cols, unsigned max_threads) {
 inline constexpr long long kWarpPerRowMaxColumns = 32 * 32;
 
 // The register-resident variants (softmax_rows_vec.cuh, softmax_block_regs.cuh) hold at most 32
-// values per thread: rows_vec 32 lanes x 32 = 1024 columns, block_regs 1024 threads x 32 = 32768,
-// cluster_regs 8 blocks x 32768 = 262144.
+// values per thread: rows_vec 32 lanes x 32 = 1024 columns, block_regs 1024 threads x 32 = 32768.
 inline constexpr long long kRowsVecMaxColumns = 32 * kSoftmaxRegsMaxValues;
 inline constexpr long long kBlockRegsMaxColumns =
     static_cast<long long>(kSoftmaxRegsMaxThreads) * kSoftmaxRegsMaxValues;
-inline constexpr long long kClusterRegsMaxColumns = kSoftmaxMaxCluster * kBlockRegsMaxColumns;
 // block_on_chip keeps the row in shared memory: 224 KiB of f32 of the H200's 227 KiB per block.
 inline constexpr long long kMaxOnChipColumns = 56 * 1024;
 
@@ -49,6 +53,45 @@ inline bool softmax_vector_path(const LaunchRequest& r) {
   const std::size_t bytes = size_of(r.dtype);
   return vector_rows_ok(r.tensors[0].layout, reinterpret_cast<std::uintptr_t>(r.tensors[0].data), bytes) &&
          vector_rows_ok(r.tensors[1].layout, reinterpret_cast<std::uintptr_t>(r.tensors[1].data), bytes);
+}
+
+// cluster_bulk's shape (softmax_cluster_bulk.cuh): blocks per row, threads per block, slices in
+// the ring. Measured on the H200 (reports/h200/perf.md, widths 4096 to 262144, f32 and bf16):
+// slices of 32 KiB, 16 per row at most (the largest cluster), 256 threads per 32 KiB; one stage
+// (more blocks per SM, each waiting for its own row, beat a deeper ring per block), three for f32
+// slices of 32 KiB or less.
+struct BulkPlan {
+  int cluster = 1;
+  int threads = 256;
+  int stages = 1;
+};
+inline constexpr long long kBulkMaxSliceBytes = 192 * 1024;
+inline constexpr long long kClusterBulkMaxColumns = kBulkMaxCluster * kBulkMaxSliceBytes / 4;
+
+// 16-byte vectors per block of a row of `cols` elements of `bytes` each over `cluster` blocks.
+inline int bulk_slice_vectors(long long cols, std::size_t bytes, int cluster) {
+  const long long per_vector = kVectorBytes / static_cast<long long>(bytes);
+  const long long vectors = (cols + per_vector - 1) / per_vector;
+  return static_cast<int>((vectors + cluster - 1) / cluster);
+}
+
+inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
+  constexpr long long kSliceBytes = 32 * 1024;
+  BulkPlan plan;
+  while (plan.cluster < kBulkMaxCluster &&
+         static_cast<long long>(bulk_slice_vectors(cols, bytes, plan.cluster)) * kVectorBytes > kSliceBytes)
+    plan.cluster *= 2;
+  const long long slice = static_cast<long long>(bulk_slice_vectors(cols, bytes, plan.cluster)) * kVectorBytes;
+  plan.threads = static_cast<int>(std::clamp(slice / 128, 128LL, 512LL));
+  plan.stages = bytes == 4 && slice <= kSliceBytes ? 3 : 1;
+  return plan;
+}
+
+// Vectors per thread (a power of two) and the threads that cover a slice with them.
+inline int bulk_vectors_per_thread(int slice_vectors, int threads) {
+  int p = 1;
+  while (p < kBulkMaxVectorsPerThread && static_cast<long long>(p) * threads < slice_vectors) p *= 2;
+  return p;
 }
 
 inline long long next_pow2(long long n) {
@@ -149,51 +192,38 @@ void online(const LaunchRequest& r) {
   });
 }
 
-// rows_vec: P vectors per lane and G = (the row's vectors) / P lanes per row (powers of two, G <= 32).
-// More vectors per lane keep more loads in flight per warp, but only with G >= 8 lanes per row
-// (each load and store instruction then covers whole 128-byte runs of a row): on the H200, width
-// 32 with G = 2, P = 4 (f32) and G = 1, P = 4 (bf16) fell from 0.94 / 0.80 of the copy ceiling to
-// 0.78 / 0.66, while width 128 f32 with G = 8, P = 4 rose from 0.92 to 0.97 (reports/h200/perf.md).
-// A lane adds its P exps in sequence: the sum's depth log2 V + (P - 1) + log2 G (the first
-// addition, to 0, is exact) must stay within the policy's n/32 + log2 n (ops/softmax/reference.cpp).
-// The any-layout path (V = 1) keeps one vector per lane below 32 lanes (fewer instantiations).
-inline int log2_pow2(long long p) {
-  int l = 0;
-  while ((1LL << l) < p) ++l;
-  return l;
-}
-inline int rows_vec_per_lane(long long cols, int v) {
-  const long long padded = next_pow2((cols + v - 1) / v);  // the row's vectors, rounded up
-  if (padded > 32 || v == 1) return static_cast<int>(padded > 32 ? padded / 32 : 1);
-  const double allowed = static_cast<double>(cols) / 32 + std::log2(static_cast<double>(cols));
-  for (int p = 4; p > 1; p /= 2)
-    if (padded / p >= 8 && log2_pow2(v) + (p - 1) + log2_pow2(padded / p) <= allowed) return p;
-  return 1;
-}
-
+// rows_vec: G lanes per row, P vectors per lane, R rows per lane group. Rows of up to 32 vectors
+// take one vector per lane (G = the row's vectors rounded up to a power of two, P = 1), wider ones
+// G = 32 lanes and P = the row's vectors / 32. f32 rows of one vector per lane take R = 2 rows per
+// group (two loads in flight per lane), f16/bf16 R = 1. Measured on the H200 (reports/h200/perf.md):
+// width 32 f32 0.97 -> 1.00 of the copy ceiling with R = 2, bf16 0.97 -> 0.91; width 128 bf16
+// G = 16, P = 1 0.96 against G = 8, P = 2 0.86, f32 G = 32, P = 1, R = 2 0.98 against G = 8, P = 4
+// 0.97. The sum's depth log2 V + (P - 1) + log2 G stays within the policy's n/32 + log2 n
+// (ops/softmax/reference.cpp): P - 1 <= n / (32 V) - 1 and log2 G <= log2 n.
 template <typename T, int V>
 void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   const long long vectors = (args.cols + V - 1) / V;
-  const int p = rows_vec_per_lane(args.cols, V);
-  const int g = static_cast<int>(next_pow2(vectors) / p < 32 ? next_pow2(vectors) / p : 32);
-  const long long rows_per_block = 256 / g;
+  const long long padded = next_pow2(vectors);
+  const int g = static_cast<int>(padded < 32 ? padded : 32);
+  const int p = static_cast<int>(padded > 32 ? padded / 32 : 1);
+  const int rows_per_group = sizeof(T) == 4 && p == 1 && V > 1 ? 2 : 1;
+  const long long rows_per_block = 256 / g * rows_per_group;
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
   if (g == 32) {
     with_pow2<32 / V>(p, [&]<int P>() {
-      softmax_rows_vec<T, V, 32, P><<<grid, block, 0, launch_stream(r)>>>(args);
-      check_launch("softmax_rows_vec<T, V, 32, P>");
-    });
-  } else if constexpr (V == 1) {
-    with_pow2<16>(g, [&]<int G>() {
-      softmax_rows_vec<T, V, G, 1><<<grid, block, 0, launch_stream(r)>>>(args);
-      check_launch("softmax_rows_vec<T, V, G, 1>");
+      if (rows_per_group == 2)
+        softmax_rows_vec<T, V, 32, P, 2><<<grid, block, 0, launch_stream(r)>>>(args);
+      else
+        softmax_rows_vec<T, V, 32, P, 1><<<grid, block, 0, launch_stream(r)>>>(args);
+      check_launch("softmax_rows_vec<T, V, 32, P, R>");
     });
   } else {
     with_pow2<16>(g, [&]<int G>() {
-      with_pow2<4>(p, [&]<int P>() {
-        softmax_rows_vec<T, V, G, P><<<grid, block, 0, launch_stream(r)>>>(args);
-        check_launch("softmax_rows_vec<T, V, G, P>");
-      });
+      if (rows_per_group == 2)
+        softmax_rows_vec<T, V, G, 1, 2><<<grid, block, 0, launch_stream(r)>>>(args);
+      else
+        softmax_rows_vec<T, V, G, 1, 1><<<grid, block, 0, launch_stream(r)>>>(args);
+      check_launch("softmax_rows_vec<T, V, G, 1, R>");
     });
   }
 }
@@ -218,8 +248,8 @@ void block_regs_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   const int p = regs_per_thread(vectors, V);
   const dim3 grid(1, rows_grid(args.rows)), block(regs_threads(vectors, p));
   with_pow2<kSoftmaxRegsMaxValues / V>(p, [&]<int P>() {
-    softmax_block_regs<T, V, P, false><<<grid, block, 0, launch_stream(r)>>>(args);
-    check_launch("softmax_block_regs<T, V, P, false>");
+    softmax_block_regs<T, V, P><<<grid, block, 0, launch_stream(r)>>>(args);
+    check_launch("softmax_block_regs<T, V, P>");
   });
 }
 
@@ -236,54 +266,91 @@ void block_regs(const LaunchRequest& r) {
 }
 
 #if defined(__CUDACC__)
-// cluster_regs: C = 2, 4 or 8 blocks per row (the portable cluster sizes): at least the C whose
-// slices fit 1024 threads x 32 values, doubled while each block keeps >= 128 threads at 32 values
-// (more, smaller blocks: several per SM, so loads of one overlap the exchange of another); at least
-// 2 so that even narrow Cases exercise the distributed shared memory exchange.
-template <typename T, int V>
-void cluster_regs_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
-  const long long vectors = (args.cols + V - 1) / V;
-  const long long per_thread = kSoftmaxRegsMaxValues / V;
-  const long long per_block_max = static_cast<long long>(kSoftmaxRegsMaxThreads) * per_thread;
-  unsigned c = 2;
-  while ((vectors + c - 1) / c > per_block_max) c *= 2;
-  while (c < kSoftmaxMaxCluster && (vectors + 2 * c - 1) / (2 * c) >= 128 * per_thread) c *= 2;
-  const long long slice = (vectors + c - 1) / c;
-  const int p = regs_per_thread(slice, V);
-  with_pow2<kSoftmaxRegsMaxValues / V>(p, [&]<int P>() {
+// cluster_bulk: a cluster of `cluster` blocks of `threads` per row, a ring of `stages` slices per
+// block (softmax_cluster_bulk.cuh). The persistent grid holds as many clusters as the device
+// keeps resident at once (cudaOccupancyMaxActiveClusters), at most one per row.
+template <typename T>
+void cluster_bulk_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args, const BulkPlan& plan) {
+  const int slice_vectors = bulk_slice_vectors(args.cols, sizeof(T), plan.cluster);
+  const int p = bulk_vectors_per_thread(slice_vectors, plan.threads);
+  const int threads = std::max(32, (slice_vectors + p - 1) / p + 31) / 32 * 32;
+  const std::size_t shared = static_cast<std::size_t>(plan.stages) * slice_vectors * kVectorBytes;
+  with_pow2<kBulkMaxVectorsPerThread>(p, [&]<int P>() {
+    const auto kernel = softmax_cluster_bulk<T, P>;
     cudaLaunchConfig_t config{};
-    config.gridDim = dim3(c, rows_grid(args.rows));
-    config.blockDim = dim3(regs_threads(slice, p));
-    config.dynamicSmemBytes = 0;
-    config.stream = static_cast<cudaStream_t>(r.stream);
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = shared;
+    config.stream = launch_stream(r);
     cudaLaunchAttribute attribute[1];
     attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = c;
+    attribute[0].val.clusterDim.x = static_cast<unsigned>(plan.cluster);
     attribute[0].val.clusterDim.y = 1;
     attribute[0].val.clusterDim.z = 1;
     config.attrs = attribute;
     config.numAttrs = 1;
-    ::kverify::cuda::check(cudaLaunchKernelEx(&config, softmax_block_regs<T, V, P, true>, args),
-                           "cudaLaunchKernelEx(softmax_block_regs, cluster) for softmax/cluster_regs");
+    config.gridDim = dim3(static_cast<unsigned>(plan.cluster), 1);
+    // The attributes and the occupancy query cost host time that a timed launch would include:
+    // once per instantiation, configuration and device.
+    static std::mutex mutex;
+    static std::map<std::tuple<int, int, int, std::size_t>, int> resident_clusters;
+    int device = 0;
+    ::kverify::cuda::check(cudaGetDevice(&device), "cudaGetDevice for softmax/cluster_bulk");
+    int resident = 0;
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      const auto key = std::make_tuple(device, plan.cluster, threads, shared);
+      if (const auto found = resident_clusters.find(key); found != resident_clusters.end()) {
+        resident = found->second;
+      } else {
+        // The kernel's limits, set to the most any plan takes: every configuration cached here
+        // stays launchable.
+        int optin = 0;
+        ::kverify::cuda::check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                               "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin) for softmax/cluster_bulk");
+        cudaFuncAttributes attributes{};
+        ::kverify::cuda::check(cudaFuncGetAttributes(&attributes, kernel),
+                               "cudaFuncGetAttributes for softmax/cluster_bulk");
+        allow_dynamic_shared(kernel, static_cast<std::size_t>(optin) - attributes.sharedSizeBytes,
+                             "softmax_cluster_bulk");
+        ::kverify::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+                               "cudaFuncSetAttribute(NonPortableClusterSizeAllowed) for softmax/cluster_bulk");
+        ::kverify::cuda::check(cudaOccupancyMaxActiveClusters(&resident, kernel, &config),
+                               "cudaOccupancyMaxActiveClusters for softmax/cluster_bulk");
+        resident_clusters[key] = resident;
+      }
+    }
+    if (resident < 1)
+      throw std::invalid_argument("softmax/cluster_bulk: no cluster of " + std::to_string(plan.cluster) +
+                                  " blocks of " + std::to_string(threads) + " threads and " + std::to_string(shared) +
+                                  " bytes of shared memory fits this device");
+    config.gridDim = dim3(static_cast<unsigned>(plan.cluster),
+                          static_cast<unsigned>(args.rows < resident ? args.rows : resident));
+    ::kverify::cuda::check(cudaLaunchKernelEx(&config, kernel, args, slice_vectors, plan.stages),
+                           "cudaLaunchKernelEx(softmax_cluster_bulk) for softmax/cluster_bulk");
   });
 }
 
-void cluster_regs(const LaunchRequest& r) {
+// Layouts that bulk copies cannot read (a column stride, unaligned rows) run the any-layout
+// register kernels: block_regs up to 32768 columns, the streaming online kernel beyond.
+void cluster_bulk(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = softmax_args<T>(r);
-    if (args.cols > kClusterRegsMaxColumns)
-      throw std::invalid_argument("softmax/cluster_regs takes rows of at most 262144 columns");
+    if (args.cols > kClusterBulkMaxColumns)
+      throw std::invalid_argument("softmax/cluster_bulk takes rows of at most " +
+                                  std::to_string(kClusterBulkMaxColumns) + " columns");
     if (softmax_vector_path(r))
-      cluster_regs_launch<T, kLanesPerVector<T>>(r, args);
+      cluster_bulk_launch<T>(r, args, bulk_plan(args.cols, sizeof(T)));
+    else if (args.cols <= kBlockRegsMaxColumns)
+      block_regs_launch<T, 1>(r, args);
     else
-      cluster_regs_launch<T, 1>(r, args);
+      online(r);
   });
 }
 #else
-// Thread-block clusters and distributed shared memory exist only on sm_90; the registry marks
-// cluster_regs on_emu = false, so this is reached only by a direct call.
-void cluster_regs(const LaunchRequest&) {
-  throw std::invalid_argument("softmax/cluster_regs runs only on the cuda backend (sm_90 thread-block clusters)");
+// Bulk copies, mbarriers and thread-block clusters exist only on sm_90; the registry marks
+// cluster_bulk on_emu = false, so this is reached only by a direct call.
+void cluster_bulk(const LaunchRequest&) {
+  throw std::invalid_argument("softmax/cluster_bulk runs only on the cuda backend (sm_90 bulk copies and clusters)");
 }
 #endif
 

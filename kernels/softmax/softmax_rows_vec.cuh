@@ -41,12 +41,22 @@ __device__ __forceinline__ float softmax_normalise(float e, float factor) {
 // the bound adds a whole output ulp, of which the rounding uses half; the other half is at least
 // 2^-12 |y| = 2048 eps32 |y| (f16; bf16 2^-9), against <= 125 eps32 for every |t| <= 104, and
 // y <= e < 2^-126 lies under the absolute floor (2^-24 f16, 2^-126 bf16) whatever is stored.
+// On the GPU the 16-bit exp is ex2.approx.ftz itself, the instruction __expf is made of: without
+// .ftz nvcc wraps it in a subnormal rescaling (an FSETP and two FMULs per exp in the SASS of
+// softmax_cluster_bulk, H200), which the flush argument above makes unnecessary.
 template <typename T>
 __device__ __forceinline__ float softmax_exp(float x, float max) {
-  if constexpr (sizeof(T) == 2)
+  if constexpr (sizeof(T) == 2) {
+#if defined(__CUDA_ARCH__)
+    float e;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"((x - max) * 1.4426950408889634f));
+    return e;
+#else
     return __expf(x - max);
-  else
+#endif
+  } else {
     return expf(x - max);
+  }
 }
 
 // exp(v - max) for the in-range elements of the vector at column c0, 0 for its padding (set, never
@@ -56,8 +66,13 @@ __device__ __forceinline__ float softmax_exp(float x, float max) {
 template <typename T, int V>
 __device__ __forceinline__ void softmax_exp_vec(float (&v)[V], float max, int c0, int cols) {
   const int in_range = cols - c0;  // >= V: the whole vector
+  if (in_range >= V) {
 #pragma unroll
-  for (int k = 0; k < V; ++k) v[k] = k < in_range ? softmax_exp<T>(v[k], max) : 0.0f;
+    for (int k = 0; k < V; ++k) v[k] = softmax_exp<T>(v[k], max);
+  } else {
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = k < in_range ? softmax_exp<T>(v[k], max) : 0.0f;
+  }
 }
 
 template <int G, typename Op>
@@ -67,42 +82,53 @@ __device__ __forceinline__ float group_reduce(float v, Op op) {
   return v;
 }
 
-template <typename T, int V, int G, int P>
+template <typename T, int V, int G, int P, int R = 1>
 __global__ void __launch_bounds__(256) softmax_rows_vec(SoftmaxArgs<T> a) {
-  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / G) + threadIdx.x / G;
+  const long long group_rows = blockDim.x / G;  // rows of one step of the block's groups
+  const long long first = static_cast<long long>(blockIdx.x) * group_rows * R + threadIdx.x / G;
   const int lane = static_cast<int>(threadIdx.x % G);
-  const bool live = row < a.rows;
-  const long long cols = live ? a.cols : 0;  // a dead row loads and stores nothing
-  const T* x = a.x + (live ? row : 0) * a.x_row_stride;
-  T* y = a.y + (live ? row : 0) * a.y_row_stride;
 
-  float v[P][V];
+  float v[R][P][V];
 #pragma unroll
-  for (int p = 0; p < P; ++p)
-    load_vec<T, V>(x, a.x_col_stride, cols, (lane + static_cast<long long>(G) * p) * V, MaxOp::identity(), v[p]);
-  float max = MaxOp::identity();
+  for (int r = 0; r < R; ++r) {
+    const long long row = first + r * group_rows;
+    const bool live = row < a.rows;
+    const long long cols = live ? a.cols : 0;  // a dead row loads and stores nothing
+    const T* x = a.x + (live ? row : 0) * a.x_row_stride;
 #pragma unroll
-  for (int p = 0; p < P; ++p)
-#pragma unroll
-    for (int k = 0; k < V; ++k) max = fmaxf(max, v[p][k]);
-  max = group_reduce<G>(max, MaxOp{});
-
-  float acc[V];
-#pragma unroll
-  for (int k = 0; k < V; ++k) acc[k] = 0.0f;
-#pragma unroll
-  for (int p = 0; p < P; ++p) {
-    softmax_exp_vec<T, V>(v[p], max, (lane + G * p) * V, static_cast<int>(cols));
-#pragma unroll
-    for (int k = 0; k < V; ++k) acc[k] += v[p][k];
+    for (int p = 0; p < P; ++p)
+      load_vec<T, V>(x, a.x_col_stride, cols, (lane + static_cast<long long>(G) * p) * V, MaxOp::identity(), v[r][p]);
   }
-  const float sum = group_reduce<G>(tree_sum<V>(acc), SumOp{});
-  const float factor = softmax_scale_factor<T>(sum);
 #pragma unroll
-  for (int p = 0; p < P; ++p) {
+  for (int r = 0; r < R; ++r) {
+    const long long row = first + r * group_rows;
+    const bool live = row < a.rows;
+    const long long cols = live ? a.cols : 0;
+    T* y = a.y + (live ? row : 0) * a.y_row_stride;
+    float max = MaxOp::identity();
 #pragma unroll
-    for (int k = 0; k < V; ++k) v[p][k] = softmax_normalise<T>(v[p][k], factor);
-    store_vec<T, V>(y, a.y_col_stride, cols, (lane + static_cast<long long>(G) * p) * V, v[p]);
+    for (int p = 0; p < P; ++p)
+#pragma unroll
+      for (int k = 0; k < V; ++k) max = fmaxf(max, v[r][p][k]);
+    max = group_reduce<G>(max, MaxOp{});
+
+    float acc[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) acc[k] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      softmax_exp_vec<T, V>(v[r][p], max, (lane + G * p) * V, static_cast<int>(cols));
+#pragma unroll
+      for (int k = 0; k < V; ++k) acc[k] += v[r][p][k];
+    }
+    const float sum = group_reduce<G>(tree_sum<V>(acc), SumOp{});
+    const float factor = softmax_scale_factor<T>(sum);
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+#pragma unroll
+      for (int k = 0; k < V; ++k) v[r][p][k] = softmax_normalise<T>(v[r][p][k], factor);
+      store_vec<T, V>(y, a.y_col_stride, cols, (lane + static_cast<long long>(G) * p) * V, v[r][p]);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-// The register-resident and vectorized variants (softmax rows_vec / block_regs / cluster_regs, row_sum rows_vec /
+// The register-resident and vectorized variants (softmax rows_vec / block_regs / cluster_bulk, row_sum rows_vec /
 // split_vec): every template instantiation a launcher can pick (lanes per row G, vectors per
 // thread P, cluster size C) is reached by some width here, each on the 16-byte vector path (dense,
 // aligned rows) and on the any-layout V = 1 path (offsets, column strides, misaligned row
@@ -109,9 +109,12 @@ TEST(SoftmaxRegisterVariants, AllVariantsOnCuda) {
   KV_REQUIRE_BACKEND(Backend::cuda);
   run_widths("softmax", "rows_vec", kRowsVecWidths, 37, Backend::cuda);
   run_widths("softmax", "block_regs", kBlockRegsWidths, 3, Backend::cuda);
-  // cluster_regs: C = 2, 4, 8 and P from 1 to 32 / V, the widest 262144.
-  run_widths("softmax", "cluster_regs", {1, 33, 1024, 32768, 32769, 65536, 100003, 262144}, 3, Backend::cuda);
-  run_widths("softmax", "cluster_regs", {5, 1024, 65536}, 8, Backend::cuda, "special");
+  // cluster_bulk: clusters of 1 to 16 blocks, 1 to 16 vectors per thread, rows' partial last
+  // vectors, slices that get no columns (33: one vector per block is the most a 16-block
+  // cluster could take, the plan gives it one block), the widest 786432 (one stage of 192 KiB).
+  run_widths("softmax", "cluster_bulk", {1, 33, 1024, 8193, 32768, 32769, 65536, 100003, 262144, 262147, 786432}, 3,
+             Backend::cuda);
+  run_widths("softmax", "cluster_bulk", {5, 1024, 65536, 262144}, 8, Backend::cuda, "special");
 }
 
 TEST(RowSumVectorVariants, RowsVecAndSplitVecOnEmu) {
@@ -146,16 +149,20 @@ TEST(VectorVariantsAuto, PicksThemWhereThePerfLogSays) {
     EXPECT_EQ(auto_choice("op=softmax shape=4x1024" + e), "rows_vec");
     EXPECT_EQ(auto_choice("op=softmax shape=4x4096" + e), "block_regs");
     EXPECT_EQ(auto_choice("op=softmax shape=4x32768" + e), "block_regs");
-    EXPECT_EQ(auto_choice("op=softmax shape=4x65536" + e), "online") << "cluster_regs cannot run on emu";
+    EXPECT_EQ(auto_choice("op=softmax shape=4x16384" + e), "block_regs") << "cluster_bulk cannot run on emu";
+    EXPECT_EQ(auto_choice("op=softmax shape=4x65536" + e), "online") << "cluster_bulk cannot run on emu";
     EXPECT_EQ(auto_choice("op=row_sum shape=4x32" + e), "rows_vec");
     EXPECT_EQ(auto_choice("op=row_sum shape=4x1000" + e), "rows_vec");
     EXPECT_EQ(auto_choice("op=row_sum shape=1x262144" + e), "split_vec");
     EXPECT_EQ(auto_choice("op=row_sum shape=1024x262144" + e), "split_vec");
   }
   if (kverify::backend_available(Backend::cuda, nullptr)) {
-    EXPECT_EQ(auto_choice("op=softmax shape=4x65536 backend=cuda"), "cluster_regs");
-    EXPECT_EQ(auto_choice("op=softmax shape=4x262144 backend=cuda"), "cluster_regs");
-    EXPECT_EQ(auto_choice("op=softmax shape=4x262145 backend=cuda"), "online");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x16384 backend=cuda"), "block_regs");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x16384 dtype=bf16 backend=cuda"), "cluster_bulk");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x8192 dtype=f16 backend=cuda"), "block_regs");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x65536 backend=cuda"), "cluster_bulk");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x786432 backend=cuda"), "cluster_bulk");
+    EXPECT_EQ(auto_choice("op=softmax shape=4x786433 backend=cuda"), "online");
   }
 }
 

@@ -72,13 +72,13 @@ case "$item" in
     ;;
   not_run_here)  # a variant that runs only on the GPU is "not run here" (3) on emu, not bad input (2)
     if has_gpu; then
-      expect 0 "^PASS" -- run 'op=softmax variant=cluster_regs shape=4x8'
+      expect 0 "^PASS" -- run 'op=softmax variant=cluster_bulk shape=4x8'
     else
-      expect 3 "does not run on emu" -- run 'op=softmax variant=cluster_regs shape=4x8'
-      expect 3 "nothing was checked here" -- check --variant cluster_regs --json "$work/c.json"
+      expect 3 "does not run on emu" -- run 'op=softmax variant=cluster_bulk shape=4x8'
+      expect 3 "nothing was checked here" -- check --variant cluster_bulk --json "$work/c.json"
     fi
-    expect 3 "does not run on emu" -- run 'op=softmax variant=cluster_regs shape=4x8 backend=emu'
-    expect 3 "NOT RUN +emu: softmax/cluster_regs" -- check --variant cluster_regs --backend emu --json "$work/c.json"
+    expect 3 "does not run on emu" -- run 'op=softmax variant=cluster_bulk shape=4x8 backend=emu'
+    expect 3 "NOT RUN +emu: softmax/cluster_bulk" -- check --variant cluster_bulk --backend emu --json "$work/c.json"
     ;;
   progress)  # a Case that takes more than 5 s says what it is doing, how far, and the time left
     out="$("$k" run 'op=matmul_relu shape=1536x1024x1024 backend=emu' 2>&1 >/dev/null)"

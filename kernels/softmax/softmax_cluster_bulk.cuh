@@ -1,0 +1,217 @@
+// softmax, mid to very wide rows on sm_90: a thread-block cluster of C blocks per row (C = 1..16;
+// above 8 the non-portable cluster size), block r of the cluster owning slice r of the row.
+//
+//   - The slice comes into shared memory by asynchronous bulk copies (cp.async.bulk) that one
+//     thread issues; a ring of `stages` slices per block lets the next rows' copies run while the
+//     threads work on the current row. The bytes in flight depend neither on registers nor on how
+//     many threads wait: with 1 stage, the other blocks on the SM keep the memory busy.
+//   - Each input element is read from memory once: three passes over the slice in shared memory
+//     (max; exp and sum; normalise and store), P 16-byte vectors per thread in each.
+//   - One exchange per row: every block sends its (local max m_b, s_b = sum of exp(x - m_b)) to
+//     every block of the cluster through distributed shared memory, with an asynchronous store
+//     that counts its 8 bytes on the receiver's barrier (no memory fence, no cluster barrier per
+//     row); each block then forms M = max m_b and S = sum s_b exp(m_b - M) with a warp butterfly
+//     over the C pairs (the same bits in every block and on every run).
+//   - The grid is persistent: as many clusters as the device holds at once, each taking rows
+//     blockIdx.y, blockIdx.y + gridDim.y, ...
+//
+// Precondition (the launcher checks it and runs the any-layout variants otherwise): unit column
+// stride and 16-byte aligned rows for x and y. Slices are whole 16-byte vectors, so every slice
+// starts aligned; a row's last partial vector (cols % V elements) is read and written by single
+// threads from global memory.
+//
+// Arithmetic and its error (softmax_exp, softmax_scale_factor: softmax_rows_vec.cuh):
+//   f16/bf16: pass 3 recomputes exp(x - M) (the slice is kept 16-bit: no room for f32 values)
+//     and stores it times 1 / S; S carries the pair combination's exp(m_b - M) (expf, 2 ulp) and
+//     one product per pair, 2.5 eps32 more than a plain sum: far below the output ulp the 16-bit
+//     policy adds (ops/softmax/reference.cpp).
+//   f32, one block (C = 1, m_b = M): pass 2 keeps e = exp(x - M) in place of x in shared memory;
+//     y = e / S, as the register kernels.
+//   f32, C > 1: y = e * (exp(m_b - M) / S), one division per block: per element expf twice
+//     (2 + 2 ulp), one rounding of the factor, one of the product: 5 eps32 where the register
+//     kernels have 2.5; the launcher uses C > 1 only for rows over 16384 columns, where the
+//     policy's sum term (n/32 + log2 n) / 2 is above 260 eps32 and the sum's own depth is ~35
+//     roundings (a thread's P vectors, log2 V, two butterflies of 5, the pairs' butterfly of 5).
+//     The rounding of x - m_b and of m_b - M cost |x - m_b| / 2 + |m_b - M| / 2 = |x - M| / 2
+//     eps32, the policy's first term.
+// Out-of-domain rows are NaN by IEEE arithmetic, as in the register kernels: a NaN makes its
+// block's s_b NaN; +inf makes exp(inf - inf); an all -inf row exp(-inf - -inf).
+#pragma once
+
+#include <type_traits>
+
+#include "kernels/common/block_reduce.cuh"
+#include "kernels/common/bulk_copy.cuh"
+#include "kernels/common/vec_io.cuh"
+#include "kernels/softmax/softmax_block_per_row.cuh"  // SoftmaxArgs
+#include "kernels/softmax/softmax_rows_vec.cuh"       // softmax_exp, softmax_scale_factor
+
+namespace kverify::kernels {
+
+inline constexpr int kBulkMaxCluster = 16;
+inline constexpr int kBulkMaxStages = 4;
+inline constexpr int kBulkMaxVectorsPerThread = 16;
+
+#if defined(__CUDACC__)
+
+// The cluster's (M, S) of a row from every block's (m_b, s_b). Threads q < C of the block send the
+// block's pair to block q; every warp combines the C pairs, lane r holding block r's.
+__device__ __forceinline__ float2 bulk_cluster_combine(float2 mine, float2* pairs, std::uint64_t* barrier,
+                                                       unsigned parity, unsigned rank, unsigned blocks) {
+  const unsigned lane = threadIdx.x % 32;
+  if (threadIdx.x < blocks)
+    bulk::store_pair_to_peer(bulk::peer_address(&pairs[rank], threadIdx.x), mine, bulk::peer_address(barrier, threadIdx.x));
+  bulk::wait_parity(barrier, parity);
+  const float2 p = lane < blocks ? pairs[lane] : make_float2(-INFINITY, 0.0f);
+  const float max = warp_reduce(p.x, MaxOp{});
+  const float scaled = lane < blocks ? p.y * softmax_exp<float>(p.x, max) : 0.0f;
+  return make_float2(max, warp_reduce(scaled, SumOp{}));
+}
+
+// The max of a 16-byte vector's values: 16-bit ones in pairs in their storage type (the max of
+// 16-bit values is one of them; __hmax2 returns the non-NaN operand, as fmaxf).
+template <typename T, int V>
+__device__ __forceinline__ float vector_max(const VecOf<T, V>& v, float max) {
+  if constexpr (sizeof(T) == 2) {
+    using Pair = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+    const Pair* pairs = reinterpret_cast<const Pair*>(&v);
+    Pair m = pairs[0];
+#pragma unroll
+    for (int k = 1; k < V / 2; ++k) m = __hmax2(m, pairs[k]);
+    return fmaxf(max, fmaxf(kv::to_f32(m.x), kv::to_f32(m.y)));
+  } else {
+#pragma unroll
+    for (int k = 0; k < V; ++k) max = fmaxf(max, v.lane[k]);
+    return max;
+  }
+}
+
+// Dynamic shared memory: `stages` slices of `slice_vectors` 16-byte vectors; blockDim.x * P >=
+// slice_vectors.
+template <typename T, int P>
+__global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, int slice_vectors, int stages) {
+  constexpr int V = kLanesPerVector<T>;
+  using Vec = VecOf<T, V>;
+  extern __shared__ __align__(128) unsigned char ring[];
+  __shared__ std::uint64_t full[kBulkMaxStages];
+  // Two barriers and pair sets, for even and odd rows: a block that has all C pairs of row i
+  // knows that every block has finished reading row i - 1's, never row i - 2's (their set).
+  __shared__ std::uint64_t exchanged[2];
+  __shared__ float2 pairs[2][kBulkMaxCluster];
+  __shared__ float red[2][32];
+
+  const unsigned rank = bulk::cluster_rank(), blocks = bulk::cluster_blocks();
+  const long long begin = static_cast<long long>(rank) * slice_vectors * V;
+  const long long end_raw = begin + static_cast<long long>(slice_vectors) * V;
+  const int n = static_cast<int>(end_raw < a.cols ? end_raw - begin : (a.cols > begin ? a.cols - begin : 0));
+  const int vectors = n / V;  // brought by bulk copies
+  const int tail = n - vectors * V;
+  const std::uint32_t bytes = static_cast<std::uint32_t>(vectors) * bulk::kGranule;
+  const std::size_t stage_bytes = static_cast<std::size_t>(slice_vectors) * bulk::kGranule;
+  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) bulk::init(&full[s], 1);
+    bulk::init(&exchanged[0], 1);  // thread 0's arrival with the bytes the C blocks send
+    bulk::init(&exchanged[1], 1);
+    bulk::fence_init();
+  }
+  bulk::cluster_sync();  // every block's barriers exist before any block stores to them
+
+  const auto issue = [&](int stage, long long row) {
+    unsigned char* dst = ring + stage * stage_bytes;
+    const unsigned char* src = reinterpret_cast<const unsigned char*>(a.x + row * a.x_row_stride + begin);
+    bulk::arrive_expect_bytes(&full[stage], bytes);
+    constexpr std::uint32_t kPiece = 32 * 1024;
+    for (std::uint32_t off = 0; off < bytes; off += kPiece)
+      bulk::bulk_load(dst + off, src + off, bytes - off < kPiece ? bytes - off : kPiece, &full[stage]);
+  };
+  if (threadIdx.x == 0)
+    for (int s = 0; s < stages; ++s) {
+      const long long row = blockIdx.y + static_cast<long long>(s) * gridDim.y;
+      if (row < a.rows) issue(s, row);
+    }
+
+  int i = 0;
+  for (long long row = blockIdx.y; row < a.rows; row += gridDim.y, ++i) {
+    const int stage = i % stages;
+    Vec* buf = reinterpret_cast<Vec*>(ring + stage * stage_bytes);
+    const T* x = a.x + row * a.x_row_stride + begin;
+    T* y = a.y + row * a.y_row_stride + begin;
+    const bool tail_thread = t < tail;
+    const float tail_x = tail_thread ? kv::to_f32(x[vectors * V + t]) : MaxOp::identity();
+
+    bulk::wait_parity(&full[stage], static_cast<unsigned>(i / stages) & 1u);
+    float max = tail_x;
+#pragma unroll
+    for (int p = 0; p < P; ++p)
+      if (p * threads + t < vectors) max = vector_max<T, V>(buf[p * threads + t], max);
+    const float block_max = block_reduce(max, MaxOp{}, red[0]);
+
+    float acc[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) acc[k] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int j = p * threads + t;
+      if (j < vectors) {
+        Vec v = buf[j];
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+          const float e = softmax_exp<T>(kv::to_f32(v.lane[k]), block_max);
+          acc[k] += e;
+          if constexpr (sizeof(T) == 4) v.lane[k] = e;
+        }
+        if constexpr (sizeof(T) == 4) buf[j] = v;
+      }
+    }
+    const float tail_e = tail_thread ? softmax_exp<T>(tail_x, block_max) : 0.0f;
+    acc[0] += tail_e;
+    const float block_sum = block_reduce(tree_sum<V>(acc), SumOp{}, red[1]);
+
+    if (threadIdx.x == 0) bulk::arrive_expect_bytes(&exchanged[i & 1], blocks * static_cast<unsigned>(sizeof(float2)));
+    const float2 row_total = bulk_cluster_combine(make_float2(block_max, block_sum), pairs[i & 1], &exchanged[i & 1],
+                                                  static_cast<unsigned>(i >> 1) & 1u, rank, blocks);
+    const float row_max = row_total.x, sum = row_total.y;
+
+    // y = e * factor: 16-bit factor = 1 / S (softmax_scale_factor), f32 across blocks
+    // exp(m_b - M) / S; f32 in one block divides e by S.
+    const bool divides = sizeof(T) == 4 && blocks == 1;
+    const float factor = sizeof(T) == 2 ? softmax_scale_factor<T>(sum)
+                         : divides      ? sum
+                                        : softmax_exp<float>(block_max, row_max) / sum;
+    const auto out = [&](float value) {  // value: the stored e (f32) or x (16-bit)
+      if constexpr (sizeof(T) == 4)
+        return divides ? value / factor : value * factor;
+      else
+        return softmax_exp<T>(value, row_max) * factor;
+    };
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int j = p * threads + t;
+      if (j < vectors) {
+        const Vec v = buf[j];
+        float o[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) o[k] = out(kv::to_f32(v.lane[k]));
+        store_16_bytes<T, V>(y + j * V, pack_vec<T, V>(o));
+      }
+    }
+    if (tail_thread) y[vectors * V + t] = kv::from_f32<T>(out(sizeof(T) == 4 ? tail_e : tail_x));
+
+    __syncthreads();  // every thread is done with this stage: it can be refilled
+    if (threadIdx.x == 0) {
+      const long long next = row + static_cast<long long>(stages) * gridDim.y;
+      if (next < a.rows) {
+        bulk::fence_proxy_async();  // the f32 pass wrote the stage; the copy engine writes it next
+        issue(stage, next);
+      }
+    }
+  }
+  // No block may leave (its shared memory gone) while a peer still stores to its pairs.
+  bulk::cluster_sync();
+}
+
+#endif
+
+}  // namespace kverify::kernels

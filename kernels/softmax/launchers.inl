@@ -211,11 +211,14 @@ void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
   if (g == 32) {
     with_pow2<32 / V>(p, [&]<int P>() {
-      if (rows_per_group == 2)
-        softmax_rows_vec<T, V, 32, P, 2><<<grid, block, 0, launch_stream(r)>>>(args);
-      else
-        softmax_rows_vec<T, V, 32, P, 1><<<grid, block, 0, launch_stream(r)>>>(args);
-      check_launch("softmax_rows_vec<T, V, 32, P, R>");
+      if constexpr (P == 1)
+        if (rows_per_group == 2) {
+          softmax_rows_vec<T, V, 32, 1, 2><<<grid, block, 0, launch_stream(r)>>>(args);
+          check_launch("softmax_rows_vec<T, V, 32, 1, 2>");
+          return;
+        }
+      softmax_rows_vec<T, V, 32, P, 1><<<grid, block, 0, launch_stream(r)>>>(args);
+      check_launch("softmax_rows_vec<T, V, 32, P, 1>");
     });
   } else {
     with_pow2<16>(g, [&]<int G>() {

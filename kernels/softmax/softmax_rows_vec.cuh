@@ -59,19 +59,21 @@ __device__ __forceinline__ float softmax_exp(float x, float max) {
   }
 }
 
-// exp(v - max) for the in-range elements of the vector at column c0, 0 for its padding (set, never
-// computed: an all -inf row has max = -inf and exp(-inf - -inf) would be NaN). Whole vectors, all
-// but a row's last, take no per-element test. Columns are int: a register-resident row (or slice)
+// exp(v - max) for the in-range elements of the vector at column c0, 0 for its padding (set after
+// the exps: an all -inf row has max = -inf and exp(-inf - -inf) would be NaN). Whole vectors, all
+// but a row's last, take no per-element test (a select per element cost 16-bit rows_vec 8 % of
+// the copy ceiling at width 32 on the H200), and the exps are not written twice (a second,
+// per-element copy of them made block_regs f32 spill). Columns are int: a register-resident row (or slice)
 // has at most 32768 of them, and 64-bit index arithmetic per element costs registers.
 template <typename T, int V>
 __device__ __forceinline__ void softmax_exp_vec(float (&v)[V], float max, int c0, int cols) {
+#pragma unroll
+  for (int k = 0; k < V; ++k) v[k] = softmax_exp<T>(v[k], max);
   const int in_range = cols - c0;  // >= V: the whole vector
-  if (in_range >= V) {
+  if (in_range < V) {
 #pragma unroll
-    for (int k = 0; k < V; ++k) v[k] = softmax_exp<T>(v[k], max);
-  } else {
-#pragma unroll
-    for (int k = 0; k < V; ++k) v[k] = k < in_range ? softmax_exp<T>(v[k], max) : 0.0f;
+    for (int k = 0; k < V; ++k)
+      if (k >= in_range) v[k] = 0.0f;
   }
 }
 

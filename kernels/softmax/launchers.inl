@@ -56,10 +56,13 @@ inline bool softmax_vector_path(const LaunchRequest& r) {
 }
 
 // cluster_bulk's shape (softmax_cluster_bulk.cuh): blocks per row, threads per block, slices in
-// the ring. Measured on the H200 (reports/h200/perf.md, widths 4096 to 262144, f32 and bf16):
-// slices of 32 KiB, 16 per row at most (the largest cluster), 256 threads per 32 KiB; one stage
-// (more blocks per SM, each waiting for its own row, beat a deeper ring per block), three for f32
-// slices of 32 KiB or less.
+// the ring. Measured on the H200 (reports/h200/perf.md, widths 4096 to 262144, f32 and bf16, every
+// cluster size, 128-1024 threads, 1-3 stages): slices of up to 64 KiB (the fewest blocks per row),
+// two stages of them with 512 threads (one block per SM: f32 65536 0.94 of the copy ceiling, with
+// 256 threads 0.78); slices of 32 KiB, 256 threads and three stages (bf16 16384: 0.88); rows of
+// 512 KiB and more over the largest cluster, 16 blocks of 256 threads, two stages of 32 KiB
+// (bf16 262144: 0.83) or one of 64 KiB (f32 262144: 0.85; two stages 0.72): more blocks of a
+// 16-block cluster fit a GPC when each takes less shared memory.
 struct BulkPlan {
   int cluster = 1;
   int threads = 256;
@@ -76,14 +79,21 @@ inline int bulk_slice_vectors(long long cols, std::size_t bytes, int cluster) {
 }
 
 inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
-  constexpr long long kSliceBytes = 32 * 1024;
+  constexpr long long kSmallSlice = 32 * 1024, kLargeSlice = 64 * 1024, kWideRow = 512 * 1024;
+  const auto slice_of = [&](int cluster) {
+    return static_cast<long long>(bulk_slice_vectors(cols, bytes, cluster)) * kVectorBytes;
+  };
   BulkPlan plan;
-  while (plan.cluster < kBulkMaxCluster &&
-         static_cast<long long>(bulk_slice_vectors(cols, bytes, plan.cluster)) * kVectorBytes > kSliceBytes)
-    plan.cluster *= 2;
-  const long long slice = static_cast<long long>(bulk_slice_vectors(cols, bytes, plan.cluster)) * kVectorBytes;
-  plan.threads = static_cast<int>(std::clamp(slice / 128, 128LL, 512LL));
-  plan.stages = bytes == 4 && slice <= kSliceBytes ? 3 : 1;
+  if (cols * static_cast<long long>(bytes) >= kWideRow) {
+    plan.cluster = kBulkMaxCluster;
+    plan.threads = 256;
+    plan.stages = slice_of(plan.cluster) <= kSmallSlice ? 2 : 1;
+    return plan;
+  }
+  while (plan.cluster < kBulkMaxCluster && slice_of(plan.cluster) > kLargeSlice) plan.cluster *= 2;
+  const bool large = slice_of(plan.cluster) > kSmallSlice;
+  plan.threads = large ? 512 : 256;
+  plan.stages = large ? 2 : 3;
   return plan;
 }
 

@@ -169,9 +169,14 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
     acc[0] += tail_e;
     const float block_sum = block_reduce(tree_sum<V>(acc), SumOp{}, red[1]);
 
-    if (threadIdx.x == 0) bulk::arrive_expect_bytes(&exchanged[i & 1], blocks * static_cast<unsigned>(sizeof(float2)));
-    const float2 row_total = bulk_cluster_combine(make_float2(block_max, block_sum), pairs[i & 1], &exchanged[i & 1],
-                                                  static_cast<unsigned>(i >> 1) & 1u, rank, blocks);
+    // One block is its own cluster: nothing to exchange (and an asynchronous store to the
+    // shared::cluster window of a one-block cluster is an invalid write for compute-sanitizer).
+    float2 row_total = make_float2(block_max, block_sum);
+    if (blocks > 1) {
+      if (threadIdx.x == 0) bulk::arrive_expect_bytes(&exchanged[i & 1], blocks * static_cast<unsigned>(sizeof(float2)));
+      row_total = bulk_cluster_combine(row_total, pairs[i & 1], &exchanged[i & 1], static_cast<unsigned>(i >> 1) & 1u,
+                                       rank, blocks);
+    }
     const float row_max = row_total.x, sum = row_total.y;
 
     // y = e * factor: 16-bit factor = 1 / S (softmax_scale_factor), f32 across blocks

@@ -34,23 +34,26 @@ __device__ __forceinline__ float softmax_normalise(float e, float factor) {
     return e / factor;
 }
 
-// exp(x - max). f32 storage: expf (<= 2 ulp, the policy's term). f16/bf16 storage: __expf
-// (ex2.approx of t * log2 e: an FMUL and a MUFU op instead of expf's ~8 instructions; the 16-bit
-// kernels are instruction-bound, ncu on the H200, reports/h200/perf.md). Its error, 2 + 1.173 |t| ulp, and
-// its flush of results below 2^-126 to 0, are absorbed by the 16-bit policy (ops/softmax/reference.cpp):
-// the bound adds a whole output ulp, of which the rounding uses half; the other half is at least
-// 2^-12 |y| = 2048 eps32 |y| (f16; bf16 2^-9), against <= 125 eps32 for every |t| <= 104, and
-// y <= e < 2^-126 lies under the absolute floor (2^-24 f16, 2^-126 bf16) whatever is stored.
-// On the GPU the 16-bit exp is ex2.approx.ftz itself, the instruction __expf is made of: without
-// .ftz nvcc wraps it in a subnormal rescaling (an FSETP and two FMULs per exp in the SASS of
-// softmax_cluster_bulk, H200), which the flush argument above makes unnecessary.
+// exp(x - max). f32 storage: expf (<= 2 ulp, the policy's term). f16/bf16 storage: the fast exp
+// (the 16-bit kernels are instruction-bound, ncu on the H200, reports/h200/perf.md), within the
+// 16-bit policy (ops/softmax/reference.cpp): the bound adds a whole output ulp, of which the
+// rounding uses half; the other half is at least 2^-12 |y| = 2048 eps32 |y| (f16; bf16 2^-9).
+//   On the GPU: 2^(t + 64) 2^-64 with t = (x - max) log2 e, ex2.approx.ftz of one FFMA. The
+//   instruction errs by 2 + 1.173 |t| ulp (__expf's documented bound: <= 125 eps32 for |t| <= 104);
+//   the rounding of t + 64 (|t + 64| < 64 for the results that matter) moves the argument by
+//   <= 2^-18, the result by <= 22 eps32 relative. The offset keeps every result above 2^-190 out
+//   of the flush (bf16 stores subnormals down to 2^-133, and the baseline rule counts errors in
+//   their ulps: a flush of 2^-127 cost 73 ulps against the eager composition's 34, H200), and
+//   the product by 2^-64 is exact or rounds once into the subnormals. Without .ftz nvcc wraps
+//   ex2 in a subnormal rescaling (an FSETP and two FMULs per exp in the SASS).
+//   On emu: __expf.
 template <typename T>
 __device__ __forceinline__ float softmax_exp(float x, float max) {
   if constexpr (sizeof(T) == 2) {
 #if defined(__CUDA_ARCH__)
     float e;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"((x - max) * 1.4426950408889634f));
-    return e;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(fmaf(x - max, 1.4426950408889634f, 64.0f)));
+    return e * 0x1p-64f;
 #else
     return __expf(x - max);
 #endif

@@ -243,12 +243,13 @@ case "${1:-}" in
     # shapes (the same per-row work, still many waves) so the gate before the launch is short.
     profile() {
       local ok=0 cases="${KVERIFY_PROFILE_CASES:-
-softmax block_regs bf16 16384x4096 softmax_block_regs
-softmax block_regs bf16 4096x16384 softmax_block_regs
-softmax rows_vec bf16 2097152x32 softmax_rows_vec
+softmax rows_vec bf16 65536x1024 softmax_rows_vec
+softmax cluster_bulk bf16 4096x16384 softmax_cluster_bulk
 softmax cluster_bulk f32 256x262144 softmax_cluster_bulk
 softmax cluster_bulk bf16 1024x65536 softmax_cluster_bulk
 gelu_tanh vec_ilp f32 4096x16384 gelu_tanh_vec_ilp
+gelu_tanh vec_ilp bf16 4096x16384 gelu_tanh_vec_ilp
+row_sum split_vec bf16 1x67108864 row_sum_split_vec
 row_sum rows_vec bf16 2097152x32 row_sum_rows_vec
 matmul_relu mma_sync bf16 4096x4096x4096 matmul_relu_mma}"
       while read -r op variant dtype shape kernel; do

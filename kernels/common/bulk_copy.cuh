@@ -7,8 +7,8 @@
 // The protocol of a ring stage: one thread arms the stage's barrier with the bytes to come
 // (arrive_expect_bytes) and issues the copies (bulk_load); the phase completes when every byte has
 // landed; consumers wait on the phase's parity. Values exchanged between the blocks of a cluster
-// travel the same way: the receiver arms its barrier with the bytes it expects, the senders'
-// store_to_peer count them.
+// travel the same way: the receiver arms its barrier with the bytes it expects, and each sender's
+// store_pair_to_peer counts its own.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -39,10 +39,10 @@ __device__ __forceinline__ void arrive_expect_bytes(std::uint64_t* barrier, std:
 // Global -> this block's shared memory, `bytes` (a multiple of 16, both addresses 16-byte
 // aligned), completing on `barrier`.
 __device__ __forceinline__ void bulk_load(void* dst, const void* src, std::uint32_t bytes, std::uint64_t* barrier) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(smem_address(dst)),
-      "l"(src), "r"(bytes), "r"(smem_address(barrier))
-      : "memory");
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   smem_address(dst)),
+               "l"(src), "r"(bytes), "r"(smem_address(barrier))
+               : "memory");
 }
 
 // Orders this block's earlier generic-proxy accesses of shared memory before later bulk copies
@@ -51,11 +51,10 @@ __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.
 
 __device__ __forceinline__ bool test_parity(std::uint64_t* barrier, unsigned parity) {
   std::uint32_t done;
-  asm volatile(
-      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-      : "=r"(done)
-      : "r"(smem_address(barrier)), "r"(parity)
-      : "memory");
+  asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+               : "=r"(done)
+               : "r"(smem_address(barrier)), "r"(parity)
+               : "memory");
   return done != 0;
 }
 // Waits until the barrier's phase of this parity has completed.
@@ -71,18 +70,13 @@ __device__ __forceinline__ std::uint32_t peer_address(const void* local, unsigne
   return remote;
 }
 
-// An asynchronous store of 4 bytes into another block's shared memory (mapped by peer_address)
-// that counts its bytes on that block's barrier, as a bulk copy does: the receiver waits on its
-// own barrier and sees the value. No release fence: an mbarrier.arrive.release.cluster after a
-// plain store compiles to MEMBAR.ALL.GPU, which waits for every global store the thread has in
-// flight, and the acquire.cluster wait to an L1 invalidation (SASS on the H200, reports/h200/perf.md).
-__device__ __forceinline__ void store_to_peer(std::uint32_t remote, float value, std::uint32_t remote_barrier) {
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [%0], %1, [%2];" ::"r"(remote), "f"(value),
-               "r"(remote_barrier)
-               : "memory");
-}
-
-// The same for a pair of floats (8 bytes).
+// An asynchronous store of a pair of floats into another block's shared memory (mapped by
+// peer_address) that counts its 8 bytes on that block's barrier, as a bulk copy does: the receiver
+// waits on its own barrier and sees the value. No release fence: an mbarrier.arrive.release.cluster
+// after a plain store compiles to MEMBAR.ALL.GPU, which waits for every global store the thread
+// has in flight, and the acquire.cluster wait to an L1 invalidation (SASS on the H200,
+// reports/h200/perf.md). Not into a one-block cluster: compute-sanitizer calls that an invalid
+// shared write.
 __device__ __forceinline__ void store_pair_to_peer(std::uint32_t remote, float2 value, std::uint32_t remote_barrier) {
   asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];" ::"r"(remote),
                "f"(value.x), "f"(value.y), "r"(remote_barrier)

@@ -40,7 +40,7 @@ inline bool vector_rows_ok(const Layout2D& l, std::uintptr_t address, std::size_
 // get `pad`.
 template <typename T, int V>
 __device__ __forceinline__ VecOf<T, V> load_raw(const T* row, long long col_stride, long long cols, long long c,
-                                               T pad) {
+                                                T pad) {
   VecOf<T, V> v;
   if constexpr (V == 1) {
     v.lane[0] = c < cols ? row[c * col_stride] : pad;

@@ -101,7 +101,8 @@ void vec_ilp(const LaunchRequest& r) {
     const long long vectors = args.n / GeluVector<T>::kLanes;
     const long long per_block = kThreads * kGeluUnroll;
     const long long tiles = std::max(1LL, (vectors + per_block - 1) / per_block);
-    const auto blocks = static_cast<unsigned>(sizeof(T) == 4 ? std::min(tiles, 0x7fffffffLL) : std::min(tiles, kMaxBlocks16));
+    const auto blocks =
+        static_cast<unsigned>(sizeof(T) == 4 ? std::min(tiles, 0x7fffffffLL) : std::min(tiles, kMaxBlocks16));
     gelu_tanh_vec_ilp<T><<<dim3(blocks), dim3(kThreads), 0, launch_stream(r)>>>(args);
     check_launch("gelu_tanh_vec_ilp<T>");
   });

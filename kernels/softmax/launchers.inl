@@ -2,7 +2,6 @@
 // for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
 // Each launcher maps a LaunchRequest to its kernel's grid, block and arguments.
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <mutex>
 #include <string>
@@ -208,37 +207,26 @@ void online(const LaunchRequest& r) {
 // group (two loads in flight per lane), f16/bf16 R = 1. Measured on the H200 (reports/h200/perf.md):
 // width 32 f32 0.97 -> 1.00 of the copy ceiling with R = 2, bf16 0.97 -> 0.91; width 128 bf16
 // G = 16, P = 1 0.96 against G = 8, P = 2 0.86, f32 G = 32, P = 1, R = 2 0.98 against G = 8, P = 4
-// 0.97. The sum's depth log2 V + (P - 1) + log2 G stays within the policy's n/32 + log2 n
-// (ops/softmax/reference.cpp): P - 1 <= n / (32 V) - 1 and log2 G <= log2 n.
+// 0.97. A lane's sum has depth log2 V + (P - 1) + log2 G, counting additions of elements only
+// (those of the zero padding are exact): within the policy's n/32 + log2 n (ops/softmax/reference.cpp).
 template <typename T, int V>
 void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
+  constexpr bool kTwoRowsPerGroup = sizeof(T) == 4 && V > 1;  // for rows of one vector per lane
   const long long vectors = (args.cols + V - 1) / V;
   const long long padded = next_pow2(vectors);
   const int g = static_cast<int>(padded < 32 ? padded : 32);
   const int p = static_cast<int>(padded > 32 ? padded / 32 : 1);
-  const int rows_per_group = sizeof(T) == 4 && p == 1 && V > 1 ? 2 : 1;
-  const long long rows_per_block = 256 / g * rows_per_group;
+  const long long rows_per_block = 256 / g * (kTwoRowsPerGroup && p == 1 ? 2 : 1);
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
-  if (g == 32) {
-    with_pow2<32 / V>(p, [&]<int P>() {
-      if constexpr (P == 1)
-        if (rows_per_group == 2) {
-          softmax_rows_vec<T, V, 32, 1, 2><<<grid, block, 0, launch_stream(r)>>>(args);
-          check_launch("softmax_rows_vec<T, V, 32, 1, 2>");
-          return;
-        }
-      softmax_rows_vec<T, V, 32, P, 1><<<grid, block, 0, launch_stream(r)>>>(args);
-      check_launch("softmax_rows_vec<T, V, 32, P, 1>");
-    });
-  } else {
-    with_pow2<16>(g, [&]<int G>() {
-      if (rows_per_group == 2)
-        softmax_rows_vec<T, V, G, 1, 2><<<grid, block, 0, launch_stream(r)>>>(args);
-      else
-        softmax_rows_vec<T, V, G, 1, 1><<<grid, block, 0, launch_stream(r)>>>(args);
-      check_launch("softmax_rows_vec<T, V, G, 1, R>");
-    });
-  }
+  const auto launch = [&]<int G, int P>() {
+    constexpr int R = kTwoRowsPerGroup && P == 1 ? 2 : 1;
+    softmax_rows_vec<T, V, G, P, R><<<grid, block, 0, launch_stream(r)>>>(args);
+    check_launch("softmax_rows_vec<T, V, G, P, R>");
+  };
+  if (g == 32)
+    with_pow2<32 / V>(p, [&]<int P>() { launch.template operator()<32, P>(); });
+  else
+    with_pow2<16>(g, [&]<int G>() { launch.template operator()<G, 1>(); });
 }
 
 void rows_vec(const LaunchRequest& r) {
@@ -336,8 +324,8 @@ void cluster_bulk_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args, con
       throw std::invalid_argument("softmax/cluster_bulk: no cluster of " + std::to_string(plan.cluster) +
                                   " blocks of " + std::to_string(threads) + " threads and " + std::to_string(shared) +
                                   " bytes of shared memory fits this device");
-    config.gridDim = dim3(static_cast<unsigned>(plan.cluster),
-                          static_cast<unsigned>(args.rows < resident ? args.rows : resident));
+    config.gridDim =
+        dim3(static_cast<unsigned>(plan.cluster), static_cast<unsigned>(args.rows < resident ? args.rows : resident));
     ::kverify::cuda::check(cudaLaunchKernelEx(&config, kernel, args, slice_vectors, plan.stages),
                            "cudaLaunchKernelEx(softmax_cluster_bulk) for softmax/cluster_bulk");
   });

@@ -60,7 +60,8 @@ __device__ __forceinline__ float2 bulk_cluster_combine(float2 mine, float2* pair
                                                        unsigned parity, unsigned rank, unsigned blocks) {
   const unsigned lane = threadIdx.x % 32;
   if (threadIdx.x < blocks)
-    bulk::store_pair_to_peer(bulk::peer_address(&pairs[rank], threadIdx.x), mine, bulk::peer_address(barrier, threadIdx.x));
+    bulk::store_pair_to_peer(bulk::peer_address(&pairs[rank], threadIdx.x), mine,
+                             bulk::peer_address(barrier, threadIdx.x));
   bulk::wait_parity(barrier, parity);
   const float2 p = lane < blocks ? pairs[lane] : make_float2(-INFINITY, 0.0f);
   const float max = warp_reduce(p.x, MaxOp{});
@@ -173,7 +174,8 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
     // shared::cluster window of a one-block cluster is an invalid write for compute-sanitizer).
     float2 row_total = make_float2(block_max, block_sum);
     if (blocks > 1) {
-      if (threadIdx.x == 0) bulk::arrive_expect_bytes(&exchanged[i & 1], blocks * static_cast<unsigned>(sizeof(float2)));
+      if (threadIdx.x == 0)
+        bulk::arrive_expect_bytes(&exchanged[i & 1], blocks * static_cast<unsigned>(sizeof(float2)));
       row_total = bulk_cluster_combine(row_total, pairs[i & 1], &exchanged[i & 1], static_cast<unsigned>(i >> 1) & 1u,
                                        rank, blocks);
     }

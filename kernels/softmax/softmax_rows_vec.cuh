@@ -1,7 +1,9 @@
 // softmax, narrow and mid rows (up to 32 lanes x P vectors x V elements): a group of G lanes
 // (G = 1, 2, ..., 32; several groups per warp when G < 32) per row, the row held in registers,
 // P independent 16-byte loads per lane issued before any arithmetic (loads in flight), reductions
-// by shuffles of width G inside the group. 256 threads per block, 256 / G rows per block.
+// by shuffles of width G inside the group. A group takes R rows, 256 / G rows apart (every load
+// instruction still covers whole rows), all loaded before the first is reduced. 256 threads per
+// block, R x 256 / G rows per block.
 // Vector access and the V = 1 any-layout path: kernels/common/vec_io.cuh.
 //
 // Padding: -inf for the max, 0 for the sum (set explicitly, never exp(-inf - max)). Per-thread
@@ -66,7 +68,7 @@ __device__ __forceinline__ float softmax_exp(float x, float max) {
 // the exps: an all -inf row has max = -inf and exp(-inf - -inf) would be NaN). Whole vectors, all
 // but a row's last, take no per-element test (a select per element cost 16-bit rows_vec 8 % of
 // the copy ceiling at width 32 on the H200), and the exps are not written twice (a second,
-// per-element copy of them made block_regs f32 spill). Columns are int: a register-resident row (or slice)
+// per-element copy of them made block_regs f32 spill). Columns are int: a register-resident row
 // has at most 32768 of them, and 64-bit index arithmetic per element costs registers.
 template <typename T, int V>
 __device__ __forceinline__ void softmax_exp_vec(float (&v)[V], float max, int c0, int cols) {

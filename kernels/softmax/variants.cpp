@@ -40,9 +40,10 @@ const Variant kVariants[] = {
      // Measured on the H200 (reports/h200/perf.md): above block_regs' 32768 columns, and for
      // f16/bf16 rows over 8192 (bf16 16384: 0.88 of the copy ceiling against block_regs' 0.78;
      // 4096: 0.82 against 0.91).
-     .auto_when = [](const Case& c) {
-       return c.shape[1] > kBlockRegsMaxColumns || (c.dtype != DType::f32 && c.shape[1] > 8192);
-     },
+     .auto_when =
+         [](const Case& c) {
+           return c.shape[1] > kBlockRegsMaxColumns || (c.dtype != DType::f32 && c.shape[1] > 8192);
+         },
      KV_LAUNCHERS(cluster_bulk)},
     {.op = "softmax",
      .name = "block_regs",

@@ -35,40 +35,25 @@ inline bool vector_rows_ok(const Layout2D& l, std::uintptr_t address, std::size_
   return unit_cols && aligned_rows && address % kVectorBytes == 0;
 }
 
-// The V elements of `row` starting at column `c` (a multiple of V when V > 1) in their storage
-// type (16-bit values take half the registers of their f32 widening); columns at or past `cols`
-// get `pad`.
-template <typename T, int V>
-__device__ __forceinline__ VecOf<T, V> load_raw(const T* row, long long col_stride, long long cols, long long c,
-                                                T pad) {
-  VecOf<T, V> v;
-  if constexpr (V == 1) {
-    v.lane[0] = c < cols ? row[c * col_stride] : pad;
-  } else if (c + V <= cols) {
-    v = *reinterpret_cast<const VecOf<T, V>*>(row + c);
-  } else {
-#pragma unroll
-    for (int k = 0; k < V; ++k) v.lane[k] = c + k < cols ? row[c + k] : pad;
-  }
-  return v;
-}
-
-template <typename T, int V>
-__device__ __forceinline__ void unpack_vec(const VecOf<T, V>& v, float (&out)[V]) {
-#pragma unroll
-  for (int k = 0; k < V; ++k) out[k] = kv::to_f32(v.lane[k]);
-}
-
-// Loads the V elements of `row` starting at column `c` as f32; columns at or past `cols` get
-// `pad` (-inf, 0: representable in every storage type).
+// Loads the V elements of `row` starting at column `c` (a multiple of V when V > 1) as f32;
+// columns at or past `cols` get `pad`.
 template <typename T, int V>
 __device__ __forceinline__ void load_vec(const T* row, long long col_stride, long long cols, long long c, float pad,
                                          float (&out)[V]) {
-  unpack_vec<T, V>(load_raw<T, V>(row, col_stride, cols, c, kv::from_f32<T>(pad)), out);
+  if constexpr (V == 1) {
+    out[0] = c < cols ? kv::to_f32(row[c * col_stride]) : pad;
+  } else if (c + V <= cols) {
+    const VecOf<T, V> v = *reinterpret_cast<const VecOf<T, V>*>(row + c);
+#pragma unroll
+    for (int k = 0; k < V; ++k) out[k] = kv::to_f32(v.lane[k]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < V; ++k) out[k] = c + k < cols ? kv::to_f32(row[c + k]) : pad;
+  }
 }
 
 // One 16-byte store. nvcc turned the plain struct store into V scalar stores in some
-// instantiations (the PTX of the former clustered softmax_block_regs had no st.global.v4: reports/h200/perf.md);
+// instantiations (the PTX of a clustered softmax kernel had no st.global.v4: reports/h200/perf.md);
 // the instruction is spelled out so that it cannot.
 template <typename T, int V>
 __device__ __forceinline__ void store_16_bytes(T* at, const VecOf<T, V>& v) {

@@ -9,7 +9,7 @@
 #                            on the GPU machine, all steps or the named ones (--parallel: side by
 #                            side; never with bench, which needs the device alone), with
 #                            KVERIFY_REQUIRE_GPU=1: suites, properties, CLI runs, check --backend all,
-#                            the new variants, compute-sanitizer over the catalogue and on planted
+#                            the new variants, the Hopper GEMM (wgmma), compute-sanitizer over the catalogue and on planted
 #                            mutants, fault isolation, huge tensors, emu-GPU agreement, the
 #                            mutation self-test, the fuzz targets on cuda, bench (quick and full),
 #                            the tolerance report, Nsight Compute profiles; a summary and results.tgz (logs, reports) in $OUT
@@ -208,6 +208,24 @@ case "${1:-}" in
       return $rc
     }
     step new_variants new_variants
+    # matmul_relu/wgmma (sm_90a): its tests on the GPU (every kernel instantiation), the op's
+    # catalogue, the catalogue on wgmma under compute-sanitizer, and its mutation neighbourhood.
+    wgmma() {
+      local rc=0 only=()
+      build-gpu/pipeline/pipeline_tests --gtest_filter='MatmulRelu.*:WgmmaPlan.*' || rc=1
+      "$k" check --backend cuda --op matmul_relu --budget 10 --json /tmp/check-matmul.json >/tmp/check-matmul.log || rc=1
+      tail -14 /tmp/check-matmul.log
+      for tool in memcheck racecheck synccheck; do
+        "$k" check --backend cuda --op matmul_relu --variant wgmma --sanitize "$tool" --budget 2 \
+          --json "/tmp/check-wgmma-$tool.json" >"/tmp/check-wgmma-$tool.log" || rc=1
+        echo "--- compute-sanitizer $tool:"; tail -4 "/tmp/check-wgmma-$tool.log"
+      done
+      for m in $("$k" list | awk '$2 ~ /^mutant_wgmma_/ {print $1 "/" $2}'); do only+=(--only "$m"); done
+      "$k" mutants --backend cuda "${only[@]}" --fuzz-time 0 --out "$out/mutants-wgmma" >/tmp/mutants-wgmma.log || rc=1
+      tail -4 /tmp/mutants-wgmma.log
+      return $rc
+    }
+    step wgmma wgmma
     # GPU-side verification (docs/gpu.md). The catalogue under each
     # compute-sanitizer tool (f32, 2 cases per property), then each tool on the mutant with its bug.
     for tool in memcheck racecheck initcheck synccheck; do
@@ -236,7 +254,8 @@ case "${1:-}" in
     agree() { timeout 480 "$k" agree --budget 10 --out "$out"; }
     step agree agree
     # The tolerance report on the GPU: reports/h200/{report.json,md,html,plots/}.
-    step report timeout 480 "$k" report --backend cuda --out "$out/report-h200"
+    # KVERIFY_REPORT_ARGS narrows it (e.g. --op matmul_relu when device time is short).
+    step report timeout 480 "$k" report --backend cuda ${KVERIFY_REPORT_ARGS:-} --out "$out/report-h200"
     # Nsight Compute on one launch of each kernel the bench found short of its goal (reports/h200/perf.md):
     # the evidence of what limits it. KVERIFY_PROFILE_CASES replaces the list (one
     # "op variant dtype shape kernel-name-regex" per line). Row counts are a quarter of the bench
@@ -251,7 +270,10 @@ gelu_tanh vec_ilp f32 4096x16384 gelu_tanh_vec_ilp
 gelu_tanh vec_ilp bf16 4096x16384 gelu_tanh_vec_ilp
 row_sum split_vec bf16 1x67108864 row_sum_split_vec
 row_sum rows_vec bf16 2097152x32 row_sum_rows_vec
-matmul_relu mma_sync bf16 4096x4096x4096 matmul_relu_mma}"
+matmul_relu wgmma bf16 4096x4096x4096 matmul_relu_wgmma
+matmul_relu wgmma bf16 8192x8192x8192 matmul_relu_wgmma
+matmul_relu wgmma bf16 1000x1000x1000 matmul_relu_wgmma
+matmul_relu wgmma bf16 64x8192x8192 matmul_relu_wgmma}"
       while read -r op variant dtype shape kernel; do
         [[ -n "$op" ]] || continue
         echo "--- ncu: $op $variant $dtype $shape (kernel $kernel)"

@@ -338,7 +338,8 @@ Row run_isolated(const Variant& v, const MutantsOptions& o, const fs::path& scra
   return row;
 }
 
-std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, const std::string& date) {
+std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, const std::string& date,
+                     const std::vector<std::string>& elsewhere) {
   std::string md = "# Mutation self-test (" + std::string(name(o.backend)) + ", " + date + ", seed " +
                    std::to_string(o.seed) + ", " + std::to_string(o.budget) +
                    " cases per property)\n\n"
@@ -398,6 +399,12 @@ std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, cons
       std::to_string(kb_caught_f32) + " of " + std::to_string(kb_applies_f32) + " caught in f32, " +
       std::to_string(kb_caught_bf16) + " of " + std::to_string(kb_applies_bf16) +
       " in bf16 (n/a: the mutant does not take that dtype). Each mutant ran in a process of its own.\n";
+  if (!elsewhere.empty()) {
+    md += "\nNot run on " + std::string(name(o.backend)) +
+          ", where their variant does not run (neither killed nor survived):";
+    for (const auto& m : elsewhere) md += "\n- " + m;
+    md += "\n";
+  }
 
   md +=
       "\n## Short fuzz (" +
@@ -454,6 +461,19 @@ int run_mutants(const MutantsOptions& o) {
   }
   if (o.only.empty())
     for (const auto& v : mutant_variants()) selected.push_back(&v);
+  // A mutant planted in a variant this backend cannot run (a cuda-only kernel on emu) is listed as
+  // such, never counted as killed or survived.
+  std::vector<std::string> elsewhere;
+  std::erase_if(selected, [&](const Variant* v) {
+    const auto why = not_on_backend(*v, o.backend);
+    if (why) elsewhere.push_back(std::string(v->op) + "/" + std::string(v->name) + " (" + *why + ")");
+    return why.has_value();
+  });
+  if (selected.empty()) {
+    std::printf("NOT RUN  %s: no selected mutant runs there: %s\n", std::string(name(o.backend)).c_str(),
+                elsewhere.empty() ? "none selected" : elsewhere.front().c_str());
+    return 3;
+  }
   if (o.here && selected.size() != 1) throw InputError("--here: needs exactly one --only mutant");
 
   std::error_code tmp_ec;
@@ -493,7 +513,7 @@ int run_mutants(const MutantsOptions& o) {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  const std::string md = markdown(rows, o, date);
+  const std::string md = markdown(rows, o, date, elsewhere);
   Json j = {{"backend", std::string(name(o.backend))},
             {"date", date},
             {"seed", o.seed},
@@ -502,6 +522,7 @@ int run_mutants(const MutantsOptions& o) {
             {"gpu_tool_cases", kToolCases}};
   Json& list = j["mutants"] = Json::array();
   for (const auto& r : rows) list.push_back(row_json(r));
+  j["not_on_backend"] = elsewhere;
   for (const auto& [file, text] :
        {std::pair{out_dir + "/mutants.md", md}, std::pair{out_dir + "/mutants.json", json_text(j)}})
     if (const auto error = write_output_file(file, text)) {

@@ -33,6 +33,7 @@
 #include "kernels/matmul_relu/launchers.inl"               // without KV_BACKEND: matmul_relu_args only
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"  // MatmulReluArgs, relu_keep_nan
 #include "runtime/cuda/check.hpp"
+#include "runtime/cuda/device.hpp"
 
 namespace kverify::kernels::matmul_relu {
 
@@ -372,17 +373,6 @@ void launch_config(const LaunchRequest& r, const MatmulReluArgs<T>& args, bool b
     launch<T, Cfg, false, kAligned>(r, args, tiles);
 }
 
-int sm_count() {
-  static const int count = [] {
-    int device = 0, n = 0;
-    ::kverify::cuda::check(cudaGetDevice(&device), "cudaGetDevice");
-    ::kverify::cuda::check(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device),
-                           "cudaDeviceGetAttribute(MultiProcessorCount)");
-    return n;
-  }();
-  return count;
-}
-
 }  // namespace mma_detail
 
 namespace cuda {
@@ -395,7 +385,7 @@ void mma_sync(const LaunchRequest& r) {
     const auto args = matmul_relu_args<T>(r);
     const Plan plan = plan_of(args);
     auto tiles = [&](long long bm, long long bn) { return ((args.m + bm - 1) / bm) * ((args.n + bn - 1) / bn); };
-    const long long enough = 2LL * sm_count();
+    const long long enough = 2LL * ::kverify::cuda::device_status().multiprocessors;
     if (plan.aligned) {
       if (tiles(Big::BM, Big::BN) >= enough)
         launch_config<T, Big, true>(r, args, plan.b_row_major);

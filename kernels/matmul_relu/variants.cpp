@@ -1,6 +1,10 @@
 // matmul_relu's registry entries, in dispatch order.
 #include "kernels/common/variant_launchers.hpp"
+#include "kernels/matmul_relu/wgmma_plan.hpp"
 #include "kernels/registry.hpp"
+#if KVERIFY_HAVE_CUDA
+#include "runtime/cuda/device.hpp"
+#endif
 
 namespace kverify {
 namespace kernels::matmul_relu {
@@ -9,8 +13,19 @@ KV_DECLARE_LAUNCHER(simt_128x128)
 #if KVERIFY_HAVE_CUDA
 namespace cuda {
 void mma_sync(const LaunchRequest&);  // matmul_relu_mma_cuda.cu: cuda only
-}
+void wgmma(const LaunchRequest&);     // matmul_relu_wgmma_sm90a.cu: cuda (sm_90) only
+}  // namespace cuda
 #endif
+
+// wgmma's tensor copies take coordinates as 32-bit signed integers.
+std::string wgmma_not_applicable(const Case& c) {
+  constexpr std::int64_t kLimit = 0x7fffffff;
+  if (c.shape[0] > kLimit || c.shape[1] > kLimit || c.shape[2] > kLimit)
+    return "needs M, N and K below 2^31 (tensor-copy coordinates are 32-bit; variant=tiled_smem takes any size)";
+  return {};
+}
+
+std::size_t wgmma_workspace(const LaunchRequest& r) { return wgmma_plan(r).workspace_bytes; }
 
 // mma_sync's layouts: A k-contiguous; B n-contiguous (row-major) or k-contiguous (column-major).
 // A dimension of extent 1 has no stride that matters.
@@ -27,15 +42,46 @@ std::string mma_sync_not_applicable(const Case& c) {
   return why;
 }
 
-// The largest K at which auto picks mma_sync. Measured on the H200 (reports/h200/bench.txt, commit
-// 8fb6f52): at K = 8192 with normal values its error is 4.6-4.8 units of the policy against the eager
-// composition's 0.7-1.2, over the baseline rule's 2x + 2 (the tensor core's f32 accumulation
-// truncates, so its error grows with K instead of averaging out); every K <= 4099 passed.
+// The largest K at which auto picks mma_sync (on a GPU other than sm_90, where wgmma cannot run).
+// Measured on the H200 (reports/h200/bench.txt, commit 8fb6f52): at K = 8192 with normal values its
+// error is 4.6-4.8 units of the policy against the eager composition's 0.7-1.2, over the baseline
+// rule's 2x + 2 (the tensor core's f32 accumulation truncates, so its error grows with K instead of
+// averaging out); every K <= 4099 passed.
 constexpr std::int64_t kMmaSyncAutoMaxK = 4096;
 
+bool device_is_sm90() {
+#if KVERIFY_HAVE_CUDA
+  return ::kverify::cuda::device_status().compute_capability == 90;
+#else
+  return false;
+#endif
+}
+
 const Variant kVariants[] = {
-    // auto's first choice for f16/bf16 on cuda when the layouts fit and K is in the measured range;
-    // never on emu.
+    // auto's choice for f16/bf16 on cuda at every size and layout; never on emu.
+    {.op = "matmul_relu",
+     .name = "wgmma",
+     .strategy = "Hopper: warp-specialized persistent GEMM, a producer warpgroup's tensor copies (TMA, 128-byte "
+                 "swizzle) into a 4-6 stage mbarrier ring, two consumer warpgroups of wgmma m64n256k16 or "
+                 "m64n128k16 with f32 accumulators (promoted into a second accumulator every 4 K blocks above "
+                 "K = 4096), split K below one wave of tiles, ReLU in registers, masked stores; A row-major and B "
+                 "either, 16-byte aligned, in place, other layouts packed into the workspace first",
+     .f32 = false,
+     .on_emu = false,
+     .emu_unsupported_reason = "sm_90a wgmma, tensor copies (TMA), mbarriers and setmaxnreg have no emu model; "
+                               "tiled_smem runs the same contract on emu",
+     .auto_when = [](const Case&) { return device_is_sm90(); },
+     .not_applicable = &wgmma_not_applicable,
+     .workspace_bytes = &wgmma_workspace,
+#if KVERIFY_HAVE_CUDA
+     .launch_emu = nullptr,
+     .launch_cuda = &cuda::wgmma},
+#else
+     .launch_emu = nullptr,
+     .launch_cuda = nullptr},
+#endif
+    // auto's choice for f16/bf16 on a GPU other than sm_90 when the layouts fit and K is in the
+    // measured range.
     {.op = "matmul_relu",
      .name = "mma_sync",
      .strategy = "tensor cores: mma.sync m16n8k16 with f32 accumulators, ldmatrix from XOR-swizzled shared "
@@ -44,7 +90,7 @@ const Variant kVariants[] = {
      .f32 = false,
      .on_emu = false,
      .emu_unsupported_reason = "tensor-core PTX (mma.sync/ldmatrix/cp.async) has no emu model",
-     .auto_when = [](const Case& c) { return c.layout(0).cols <= kMmaSyncAutoMaxK; },
+     .auto_when = [](const Case& c) { return !device_is_sm90() && c.layout(0).cols <= kMmaSyncAutoMaxK; },
      .not_applicable = &mma_sync_not_applicable,
 #if KVERIFY_HAVE_CUDA
      .launch_emu = nullptr,

@@ -45,6 +45,7 @@ const DeviceStatus& device_status() {
     s.device_count = count;
     s.name = prop.name;
     s.compute_capability = prop.major * 10 + prop.minor;
+    s.multiprocessors = prop.multiProcessorCount;
     s.total_memory = prop.totalGlobalMem;
     cudaDriverGetVersion(&s.driver_version);
     cudaRuntimeGetVersion(&s.runtime_version);

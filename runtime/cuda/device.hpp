@@ -18,6 +18,7 @@ struct DeviceStatus {
   int driver_version = 0;
   int runtime_version = 0;
   int compute_capability = 0;  // e.g. 90
+  int multiprocessors = 0;     // e.g. 132 (persistent grids size themselves by it)
   std::size_t total_memory = 0;
   int device_count = 0;  // the devices visible to this process
 };

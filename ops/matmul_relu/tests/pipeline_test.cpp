@@ -16,6 +16,7 @@
 #include "core/values.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/matmul_relu/launchers.inl"  // matmul_relu_args, without KV_BACKEND: no launchers
+#include "kernels/matmul_relu/wgmma_plan.hpp"
 #include "kernels/registry.hpp"
 #include "ops/matmul_relu/matmul_relu.hpp"
 #include "pipeline/execute.hpp"
@@ -102,22 +103,31 @@ TEST(MatmulRelu, SimtPassesItsOwnTileBoundaries) {
     }
 }
 
-// mma_sync is cuda only: on emu it is skipped with the registry's reason, auto passes over it, and
-// its layout predicate names what it needs.
-// auto keeps mma_sync to the K range where it passed the baseline rule on the H200.
-TEST(MatmulRelu, AutoPicksTensorCoresOnlyUpToTheMeasuredK) {
+// On an sm_90 GPU auto takes wgmma at every K (its promoted accumulation passes the baseline rule
+// at K = 8192); on other GPUs mma_sync up to the K where it passed on the H200, tiled_smem beyond.
+TEST(MatmulRelu, AutoPicksTensorCoresWithinTheirMeasuredK) {
   const auto* v = kverify::find_variant("matmul_relu", "mma_sync");
   ASSERT_NE(v, nullptr);
-  if (!v->launch_cuda) GTEST_SKIP() << "this build has no CUDA: mma_sync is not registered for cuda";
+  if (!v->launch_cuda) GTEST_SKIP() << "this build has no CUDA: the tensor-core variants are not registered for cuda";
+  const auto* wgmma = kverify::find_variant("matmul_relu", "wgmma");
+  ASSERT_NE(wgmma, nullptr);
+  // wgmma's own rule: the device is sm_90 (false without a GPU).
+  const bool hopper = wgmma->auto_when(parse_case("op=matmul_relu dtype=bf16 shape=1x1x1"));
   std::string why;
   const auto* small =
       kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=4096x4096x4096 backend=cuda"), &why);
   ASSERT_NE(small, nullptr) << why;
-  EXPECT_EQ(small->name, "mma_sync");
+  EXPECT_EQ(small->name, hopper ? "wgmma" : "mma_sync");
   const auto* deep =
       kverify::choose_variant(parse_case("op=matmul_relu dtype=bf16 shape=64x8192x8192 backend=cuda"), &why);
   ASSERT_NE(deep, nullptr) << why;
-  EXPECT_NE(deep->name, "mma_sync");
+  if (hopper)
+    EXPECT_EQ(deep->name, "wgmma");
+  else
+    EXPECT_EQ(deep->name, "tiled_smem");
+  const auto* f32 = kverify::choose_variant(parse_case("op=matmul_relu shape=64x64x64 backend=cuda"), &why);
+  ASSERT_NE(f32, nullptr) << why;
+  EXPECT_EQ(f32->name, "simt_128x128");
 }
 
 TEST(MatmulRelu, TensorCoreVariantIsCudaOnlyAndStatesItsLayouts) {
@@ -176,6 +186,152 @@ TEST(MatmulRelu, TensorCoreVariantPassesOnCuda) {
       EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
       EXPECT_TRUE(v.guards.empty()) << format(v);
     }
+}
+
+// wgmma is cuda only (sm_90a) and takes every layout and size its 32-bit tensor-copy coordinates
+// reach: what the copies cannot read in place is packed first (the plan, below).
+TEST(MatmulRelu, WgmmaIsCudaOnlyAndTakesEveryLayout) {
+  const auto* v = kverify::find_variant("matmul_relu", "wgmma");
+  ASSERT_NE(v, nullptr);
+  EXPECT_FALSE(v->on_emu);
+  EXPECT_FALSE(v->f32);
+  auto c = parse_case("op=matmul_relu shape=64x64x64 dtype=bf16 variant=wgmma backend=emu");
+  const auto emu_why = kverify::unsupported(*v, c, kverify::Backend::emu);
+  ASSERT_TRUE(emu_why.has_value());
+  EXPECT_NE(emu_why->find("wgmma"), std::string::npos) << *emu_why;
+  EXPECT_EQ(run_case(c).outcome, kverify::Outcome::skipped);
+  if (!v->launch_cuda) GTEST_SKIP() << "this build has no CUDA: wgmma is not registered for cuda";
+  for (const char* any : {"shape=64x64x64 a.strides=1,64", "shape=64x64x64 b.strides=2,128", "shape=4097x4095x4099",
+                          "shape=40x24x56 a.strides=1,40 b.strides=1,56 c.strides=30,1 a.offset=3 c.offset=7"}) {
+    const auto why =
+        kverify::unsupported(*v, parse_case(std::string("op=matmul_relu dtype=f16 ") + any), kverify::Backend::cuda);
+    EXPECT_FALSE(why.has_value() && why->find("needs") != std::string::npos) << any << ": " << *why;
+  }
+  const auto why =
+      kverify::unsupported(*v, parse_case("op=matmul_relu dtype=f16 shape=2147483648x1x1"), kverify::Backend::cuda);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("2^31"), std::string::npos) << *why;
+}
+
+// On an sm_90 GPU: every kernel instantiation the plan can name (tile widths, promotion, splits;
+// forced through the plan's sweep hook), both dtypes, both B orientations in place, packed
+// operands, tails, integers (bitwise), special values, column-major C.
+TEST(MatmulRelu, WgmmaPassesOnCudaInEveryInstantiation) {
+  KV_REQUIRE_BACKEND(kverify::Backend::cuda);
+  const auto* v = kverify::find_variant("matmul_relu", "wgmma");
+  ASSERT_NE(v, nullptr);
+  if (!v->auto_when(parse_case("op=matmul_relu dtype=bf16 shape=1x1x1")))
+    GTEST_SKIP() << "not an sm_90 GPU: wgmma runs on Hopper only";
+  for (const char* plan : {"", "256,0,1", "256,0,2", "192,0,1", "192,4,1", "128,0,3", "128,4,1", "64,0,1", "64,4,2"}) {
+    if (*plan)
+      setenv("KVERIFY_WGMMA_PLAN", plan, 1);
+    else
+      unsetenv("KVERIFY_WGMMA_PLAN");
+    for (const char* dtype : {"f16", "bf16"})
+      for (const char* rest : {
+               "shape=1x1x1",
+               "shape=33x17x31",
+               "shape=300x500x700 values=int:3 seed=5",
+               "shape=300x500x700 b.strides=1,704 values=uniform:1",  // column-major B in place
+               "shape=257x70x300 a.strides=1,257 c.strides=1,257",    // column-major A packed, column-major C
+               "shape=100x70x40 a.offset=1",                          // misaligned A packed
+               "shape=40x30x50 values=special",
+               "shape=64x8x1000 values=uniform:1 seed=7",
+           }) {
+        auto c = parse_case("op=matmul_relu variant=wgmma backend=cuda dtype=" + std::string(dtype) + " " + rest);
+        const auto verdict = run_case(c);
+        EXPECT_EQ(verdict.outcome, Outcome::pass) << "plan '" << plan << "': " << format(verdict);
+        EXPECT_TRUE(verdict.guards.empty()) << "plan '" << plan << "': " << format(verdict);
+      }
+  }
+  unsetenv("KVERIFY_WGMMA_PLAN");
+}
+
+// wgmma's plan (host only): a request with 256-byte aligned tensors at `offsets` elements in.
+kverify::LaunchRequest wgmma_request(const std::string& case_rest) {
+  static std::vector<unsigned char> arena(1 << 12);
+  const auto c = parse_case("op=matmul_relu dtype=bf16 " + case_rest);
+  kverify::LaunchRequest r;
+  r.dtype = c.dtype;
+  r.shape = c.shape;
+  auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(arena.data()) + 255) / 256 * 256);
+  for (int t = 0; t < 3; ++t) r.tensors.push_back({base + c.layout(t).offset * 2, c.layout(t)});
+  return r;
+}
+
+TEST(WgmmaPlan, BenchShapesTakeTheirMeasuredPlans) {
+  using kverify::kernels::matmul_relu::wgmma_plan;
+  const auto square = wgmma_plan(wgmma_request("shape=4096x4096x4096"));
+  EXPECT_EQ(square.tile_n, 256);
+  EXPECT_EQ(square.promote_every, 0);
+  EXPECT_EQ(square.splits, 1);
+  EXPECT_FALSE(square.pack_a || square.pack_b);
+  EXPECT_EQ(square.workspace_bytes, 0u);
+  // K = 8192 is summed with promotion, which takes the 192-wide tile.
+  const auto deep = wgmma_plan(wgmma_request("shape=8192x8192x8192"));
+  EXPECT_EQ(deep.tile_n, 192);
+  EXPECT_EQ(deep.promote_every, 4);
+  // Leading dimensions of 4099 and 4095 elements are not multiples of 16 bytes: both packed, to 4104
+  // and 4096.
+  const auto odd = wgmma_plan(wgmma_request("shape=4097x4095x4099"));
+  EXPECT_TRUE(odd.pack_a && odd.pack_b);
+  EXPECT_EQ(odd.lda, 4104);
+  EXPECT_EQ(odd.ldb, 4096);
+  EXPECT_EQ(odd.promote_every, 0);  // K = 4099 <= 4608
+  EXPECT_GE(odd.workspace_bytes, static_cast<std::size_t>(4097 * 4104 + 4099 * 4096) * 2);
+  EXPECT_GE(odd.pack_b_offset, static_cast<std::size_t>(4097 * 4104) * 2);
+  // Few tiles and a short K: the widest tile that keeps a third of the SMs busy, K not split.
+  const auto small = wgmma_plan(wgmma_request("shape=1000x1000x1000"));
+  EXPECT_EQ(small.tile_n, 128);
+  EXPECT_EQ(small.splits, 1);
+  // Few tiles and a long K: 256-wide tiles, K split 4 ways (2048 each: no promotion).
+  const auto skinny = wgmma_plan(wgmma_request("shape=64x8192x8192"));
+  EXPECT_EQ(skinny.tile_n, 256);
+  EXPECT_EQ(skinny.splits, 4);
+  EXPECT_EQ(skinny.promote_every, 0);
+  EXPECT_EQ(skinny.workspace_bytes, static_cast<std::size_t>(4 * 64 * 8192) * sizeof(float));
+}
+
+TEST(WgmmaPlan, OperandsTheTensorCopiesCannotReadArePacked) {
+  using kverify::kernels::matmul_relu::wgmma_plan;
+  const auto column_major_b = wgmma_plan(wgmma_request("shape=64x64x64 b.strides=1,64"));
+  EXPECT_FALSE(column_major_b.pack_b);
+  EXPECT_FALSE(column_major_b.b_n_major);
+  EXPECT_EQ(column_major_b.ldb, 64);
+  EXPECT_TRUE(wgmma_plan(wgmma_request("shape=64x64x64 a.strides=1,64")).pack_a);   // column-major A
+  EXPECT_TRUE(wgmma_plan(wgmma_request("shape=64x64x64 a.offset=1")).pack_a);       // 2 bytes off 16
+  EXPECT_TRUE(wgmma_plan(wgmma_request("shape=64x64x60")).pack_a);                  // 120-byte rows
+  EXPECT_TRUE(wgmma_plan(wgmma_request("shape=64x64x64 b.strides=130,2")).pack_b);  // no unit stride
+  EXPECT_FALSE(wgmma_plan(wgmma_request("shape=64x64x64 a.strides=72,1 b.strides=80,1")).pack_a);
+  const auto packed = wgmma_plan(wgmma_request("shape=64x64x64 a.strides=1,64"));
+  EXPECT_EQ(packed.lda, 64);
+  EXPECT_GE(packed.workspace_bytes, static_cast<std::size_t>(64 * 64 * 2));
+}
+
+TEST(WgmmaPlan, SplitsCoverKWithoutEmptyRangesAndPromoteAboveTheMeasuredK) {
+  using kverify::kernels::matmul_relu::wgmma_plan;
+  for (const char* shape : {"shape=64x64x64", "shape=64x64x4096", "shape=64x64x4609", "shape=128x256x100000",
+                            "shape=64x8192x8192", "shape=1x1x1", "shape=3x70000x2", "shape=200x300x9000"}) {
+    const auto p = wgmma_plan(wgmma_request(shape));
+    const auto c = parse_case(std::string("op=matmul_relu ") + shape);
+    const std::int64_t k_blocks = (c.shape[2] + 63) / 64;
+    EXPECT_GE(static_cast<std::int64_t>(p.splits) * p.k_blocks_per_split, k_blocks) << shape;
+    EXPECT_LT(static_cast<std::int64_t>(p.splits - 1) * p.k_blocks_per_split, k_blocks) << shape;
+    if (p.promote_every == 0)
+      EXPECT_LE(static_cast<std::int64_t>(p.k_blocks_per_split) * 64,
+                kverify::kernels::matmul_relu::kWgmmaPromoteAboveK)
+          << shape;
+    else
+      EXPECT_LE(p.tile_n, 192) << shape;  // two accumulators
+    if (p.splits > 1) {
+      EXPECT_GE(p.k_blocks_per_split,
+                std::min<std::int64_t>(k_blocks, kverify::kernels::matmul_relu::kWgmmaMinSplitBlocks))
+          << shape;
+      EXPECT_GE(p.workspace_bytes - p.partials_offset,
+                static_cast<std::size_t>(p.splits * c.shape[0] * c.shape[1]) * sizeof(float))
+          << shape;
+    }
+  }
 }
 
 TEST(MatmulRelu, PassesOrdinaryAndTailShapesInEveryDtype) {

@@ -1,0 +1,28 @@
+// The plan the wgmma mutants run (wgmma_mutants.cuh) and the workspace it needs: the production
+// plan (wgmma_plan.hpp) on a 128-wide tile without promotion, K split at every block for
+// the bugs that live in the split reduction. Plain C++: the registry sizes the workspace from it.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "kernels/launch_request.hpp"
+#include "kernels/matmul_relu/wgmma_plan.hpp"
+
+namespace kverify::kernels::matmul_relu::mutants {
+
+inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, bool split_every_block) {
+  WgmmaPlan p = wgmma_plan(r);
+  p.tile_n = 128;
+  p.promote_every = 0;
+  if (split_every_block) set_splits(p, r.shape[2], r.shape[2]);
+  place_workspace(p, r.shape[0], r.shape[1], r.shape[2]);
+  return p;
+}
+
+// Every wgmma mutant's workspace: the largest of its plans.
+inline std::size_t wgmma_mutant_workspace(const LaunchRequest& r) {
+  return std::max(wgmma_mutant_plan(r, true).workspace_bytes, wgmma_mutant_plan(r, false).workspace_bytes);
+}
+
+}  // namespace kverify::kernels::matmul_relu::mutants

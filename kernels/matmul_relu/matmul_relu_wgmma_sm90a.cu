@@ -8,31 +8,16 @@ namespace kverify::kernels::matmul_relu {
 namespace wgmma_gemm {
 namespace {
 
-// Stages: as many as 200 KiB of shared memory hold (the tile's A and B per K block: 48, 40, 32,
-// 24 KiB for tiles 256, 192, 128, 64 wide).
-template <typename T, bool kBNMajor, int kPromoteEvery>
-void launch_tile(const LaunchRequest& r, const WgmmaPlan& plan, const Prepared& prepared) {
-  switch (plan.tile_n) {
-    case 256:
-      if constexpr (kPromoteEvery == 0) return launch_gemm<T, 256, 4, kBNMajor, 0>(r, prepared);
-      break;
-    case 192:
-      return launch_gemm<T, 192, 5, kBNMajor, kPromoteEvery>(r, prepared);
-    case 128:
-      return launch_gemm<T, 128, 6, kBNMajor, kPromoteEvery>(r, prepared);
-    case 64:
-      return launch_gemm<T, 64, 8, kBNMajor, kPromoteEvery>(r, prepared);
-  }
-  throw std::logic_error("matmul_relu/wgmma: no kernel for a tile " + std::to_string(plan.tile_n) +
-                         " wide with promotion every " + std::to_string(kPromoteEvery) + " K blocks");
-}
-
+// The configurations the plan names (wgmma_plan.hpp), each with as many stages as 200 KiB of
+// shared memory hold (A and B per K block: 48, 40, 32, 24 KiB for tiles 256, 192, 128, 64 wide).
 template <typename T, bool kBNMajor>
 void launch_plan(const LaunchRequest& r, const WgmmaPlan& plan, const Prepared& prepared) {
-  if (plan.promote_every == 0) return launch_tile<T, kBNMajor, 0>(r, plan, prepared);
-  if (plan.promote_every == 4) return launch_tile<T, kBNMajor, 4>(r, plan, prepared);
-  throw std::logic_error("matmul_relu/wgmma: no kernel promoting every " + std::to_string(plan.promote_every) +
-                         " K blocks (accepted: 0, 4)");
+  if (plan.tile_n == 256 && plan.promote_every == 0) return launch_gemm<T, 256, 4, kBNMajor, 0>(r, prepared);
+  if (plan.tile_n == 192 && plan.promote_every == 4) return launch_gemm<T, 192, 5, kBNMajor, 4>(r, prepared);
+  if (plan.tile_n == 128 && plan.promote_every == 0) return launch_gemm<T, 128, 6, kBNMajor, 0>(r, prepared);
+  if (plan.tile_n == 64 && plan.promote_every == 0) return launch_gemm<T, 64, 8, kBNMajor, 0>(r, prepared);
+  throw std::logic_error("matmul_relu/wgmma: no kernel for a tile " + std::to_string(plan.tile_n) +
+                         " wide with promotion every " + std::to_string(plan.promote_every) + " K blocks");
 }
 
 template <typename T>

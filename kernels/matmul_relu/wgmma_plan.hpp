@@ -17,15 +17,15 @@
 namespace kverify::kernels::matmul_relu {
 
 struct WgmmaPlan {
-  // Tile: 128 rows of C (two consumer warpgroups of 64) by `tile_n` columns (256, 192, 128 or 64),
-  // K blocks of 64.
+  // Tile: 128 rows of C (two consumer warpgroups of 64) by `tile_n` columns (256, 128 or 64; 192
+  // when promoting), K blocks of 64.
   static constexpr int kTileM = 128, kBlockK = 64;
   int tile_n = 256;
   // The tensor core adds each k16 step's products into its f32 accumulator with truncation, so
   // its error grows with the K a unit sums (measured on the H200: reports/h200/perf.md). Above
   // kWgmmaPromoteAboveK, every `promote_every` K blocks the warpgroup's partial sum is added,
   // rounded to nearest, into a second register accumulator (0: never). It doubles the
-  // accumulator registers: a promoting tile is at most 192 wide.
+  // accumulator registers: a promoting tile is 192 wide (two 96-register accumulators).
   int promote_every = 0;
   int splits = 1;  // K ranges per tile, summed in order by a second kernel
   int k_blocks_per_split = 0;
@@ -119,23 +119,21 @@ inline WgmmaPlan wgmma_plan(const LaunchRequest& r) {
   } else {
     p.tile_n = tiles(128) >= kWgmmaTargetUnits / 3 ? 128 : 64;
   }
-  // Development hook for the plan sweep (reports/h200/perf.md): KVERIFY_WGMMA_PLAN="tile_n,promote,splits".
-  int forced_promote = -1;
+  // Development hook for the plan sweep (reports/h200/perf.md), one of the kernels the launcher
+  // has: KVERIFY_WGMMA_PLAN="tile_n,splits" (256, 128 or 64: no promotion; 192: promotion).
   if (const char* forced = std::getenv("KVERIFY_WGMMA_PLAN")) {
-    int n = 0, promote = 0, s = 0;
-    if (std::sscanf(forced, "%d,%d,%d", &n, &promote, &s) == 3 && (n == 256 || n == 192 || n == 128 || n == 64) &&
-        (promote == 0 || promote == 4) && s >= 1 && !(n == 256 && promote > 0)) {
+    int n = 0, s = 0;
+    if (std::sscanf(forced, "%d,%d", &n, &s) == 2 && (n == 256 || n == 192 || n == 128 || n == 64) && s >= 1) {
       p.tile_n = n;
-      forced_promote = promote;
       splits = s;
     }
   }
   set_splits(p, K, splits);
-  if (forced_promote >= 0) {
-    p.promote_every = forced_promote;
-  } else if (static_cast<std::int64_t>(p.k_blocks_per_split) * WgmmaPlan::kBlockK > kWgmmaPromoteAboveK) {
+  // A unit that sums more K than kWgmmaPromoteAboveK promotes, which takes the 192-wide kernel
+  // (two accumulators of 96 registers).
+  if (p.tile_n == 192 || static_cast<std::int64_t>(p.k_blocks_per_split) * WgmmaPlan::kBlockK > kWgmmaPromoteAboveK) {
+    p.tile_n = 192;
     p.promote_every = 4;
-    if (p.tile_n == 256) p.tile_n = 192;
   }
   place_workspace(p, M, N, K);
   return p;

@@ -1,6 +1,7 @@
 // The plan the wgmma mutants run (wgmma_mutants.cuh) and the workspace it needs: the production
-// plan (wgmma_plan.hpp) on a 128-wide tile without promotion, K split at every block for
-// the bugs that live in the split reduction. Plain C++: the registry sizes the workspace from it.
+// plan (wgmma_plan.hpp) on a 128-wide tile without promotion, a column-major B packed (one kernel,
+// N-major B, per mutant) unless the bug is in reading it, K split at every block for the bugs that
+// live in the split reduction. Plain C++: the registry sizes the workspace from it.
 #pragma once
 
 #include <algorithm>
@@ -11,10 +12,15 @@
 
 namespace kverify::kernels::matmul_relu::mutants {
 
-inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, bool split_every_block) {
+inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, bool split_every_block, bool keep_column_major_b) {
   WgmmaPlan p = wgmma_plan(r);
   p.tile_n = 128;
   p.promote_every = 0;
+  if (!p.b_n_major && !keep_column_major_b) {
+    p.pack_b = true;
+    p.b_n_major = true;
+    p.ldb = (r.shape[1] + 7) / 8 * 8;
+  }
   if (split_every_block) set_splits(p, r.shape[2], r.shape[2]);
   place_workspace(p, r.shape[0], r.shape[1], r.shape[2]);
   return p;
@@ -22,7 +28,8 @@ inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, bool split_every_bloc
 
 // Every wgmma mutant's workspace: the largest of its plans.
 inline std::size_t wgmma_mutant_workspace(const LaunchRequest& r) {
-  return std::max(wgmma_mutant_plan(r, true).workspace_bytes, wgmma_mutant_plan(r, false).workspace_bytes);
+  return std::max(wgmma_mutant_plan(r, true, false).workspace_bytes,
+                  wgmma_mutant_plan(r, false, false).workspace_bytes);
 }
 
 }  // namespace kverify::kernels::matmul_relu::mutants

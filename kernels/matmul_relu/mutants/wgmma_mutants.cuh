@@ -2,8 +2,8 @@
 // planted in the Hopper kernel itself, plus the bugs that only a warp-specialized tensor-copy
 // pipeline can have (a persistent loop that stops early, a split left out of the reduction, a
 // tensor map's extent). Each launcher runs the production kernel's host path
-// (matmul_relu_wgmma_launch.cuh) with one wgmma_gemm::Bug, on a fixed plan: a 128-wide tile, no
-// promotion (the split bugs split K at every block).
+// (matmul_relu_wgmma_launch.cuh) with one wgmma_gemm::Bug, on a fixed plan (wgmma_mutant_plan.hpp):
+// a 128-wide tile, no promotion, B N-major.
 // GPU only, built for sm_90a (CUDA_ONLY, CUDA_ARCHITECTURES 90a in this folder's CMakeLists.txt).
 #if defined(__CUDACC__)
 #include "kernels/matmul_relu/matmul_relu_wgmma_launch.cuh"
@@ -19,12 +19,9 @@ void wgmma_with(const LaunchRequest& r) {
   using T = __nv_bfloat16;
   constexpr bool kSplitEveryBlock = kBug == Bug::relu_per_split || kBug == Bug::last_split_dropped;
   if (r.dtype != DType::bf16) throw std::invalid_argument("the matmul_relu/wgmma mutants take bf16 storage");
-  const WgmmaPlan plan = wgmma_mutant_plan(r, kSplitEveryBlock);
-  const Prepared prepared = prepare<T>(r, plan, kBug);
-  if (plan.b_n_major || kBug == Bug::b_orientation)
-    launch_gemm<T, 128, 6, true, 0, kBug>(r, prepared);
-  else
-    launch_gemm<T, 128, 6, false, 0, kBug>(r, prepared);
+  const WgmmaPlan plan = wgmma_mutant_plan(r, kSplitEveryBlock, kBug == Bug::b_orientation);
+  const Prepared prepared = prepare<T>(r, plan, kBug);  // B N-major: packed, or (b_orientation) misread
+  launch_gemm<T, 128, 6, true, 0, kBug>(r, prepared);
   finish<T, kBug>(r, prepared.params);
 }
 

@@ -38,10 +38,11 @@
 #include "kernels/common/bulk_copy.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"  // relu_keep_nan
+#include "kernels/matmul_relu/wgmma_plan.hpp"
 
 namespace kverify::kernels::matmul_relu::wgmma_gemm {
 
-inline constexpr int kTileM = 128, kBlockK = 64;
+inline constexpr int kTileM = WgmmaPlan::kTileM, kBlockK = WgmmaPlan::kBlockK;
 inline constexpr int kConsumers = 2;
 inline constexpr int kThreads = 128 * (1 + kConsumers);
 inline constexpr int kGroupRows = 16;  // tile rows per raster group

@@ -80,7 +80,7 @@ struct Prepared {
   Params params;
 };
 
-// Packs what the plan says, encodes the tensor maps, fills the parameters. kBug: the host-side
+// Packs what the plan says, encodes the tensor maps, fills the parameters. `bug`: the host-side
 // planted bugs of the mutation self-test (Bug::none in production).
 template <typename T>
 Prepared prepare(const LaunchRequest& r, const WgmmaPlan& plan, Bug bug = Bug::none) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -398,6 +399,18 @@ struct Loaded {
 
 double number_or_inf(const nlohmann::json& j) { return j.is_null() ? INFINITY : j.get<double>(); }
 
+// A cell's width: a whole number from 1 to 2^63 - 1 (JSON numbers can be anything; converting
+// one out of range would be undefined behaviour).
+long long width_of(const nlohmann::json& w, const std::string& where) {
+  const bool in_range = w.is_number_unsigned()  ? w.get<std::uint64_t>() >= 1 && w.get<std::uint64_t>() <= INT64_MAX
+                        : w.is_number_integer() ? w.get<std::int64_t>() >= 1
+                                                : false;
+  if (!in_range)
+    throw InputError("--compare: " + where + " has a cell width " + w.dump().substr(0, 40) +
+                     " (accepted: a whole number from 1 to 2^63 - 1)");
+  return w.get<long long>();
+}
+
 Loaded parse_report(std::string_view text, const std::string& where);
 
 Loaded load_report(const std::string& path) {
@@ -433,7 +446,7 @@ Loaded parse_report(std::string_view text, const std::string& where) {
     for (const auto& c : j.at("cells")) {
       const std::string key = c.at("op").get<std::string>() + "/" + c.at("variant").get<std::string>() + " " +
                               c.at("dtype").get<std::string>() + " width " +
-                              std::to_string(c.at("width").get<long long>());
+                              std::to_string(width_of(c.at("width"), where));
       Loaded::Cell cell{number_or_inf(c.at("margin")), number_or_inf(c.at("ulp").at("max")), c.at("pass").get<bool>(),
                         c.at("worst").at("case").get<std::string>()};
       if (!r.cells.emplace(key, cell).second)

@@ -148,6 +148,15 @@ TEST(Report, CompareRejectsBadAndMismatchedFiles) {
   std::ofstream(dir + "/no-margin.json") << k.dump();
   EXPECT_EQ(run_kverify("report --compare " + dir + "/report.json " + dir + "/no-margin.json", &out), 2) << out;
   EXPECT_NE(out.find("lacks a field"), std::string::npos) << out;
+  // A width past what a 64-bit integer holds (the report_json fuzz target's finding), or not whole.
+  for (const char* width : {"33922337203854775807", "9223372036854775808", "1.5", "0", "-3"}) {
+    auto w = load_report();
+    w["cells"][0]["width"] = nlohmann::json::parse(width);
+    std::ofstream(dir + "/bad-width.json") << w.dump();
+    EXPECT_EQ(run_kverify("report --compare " + dir + "/report.json " + dir + "/bad-width.json", &out), 2)
+        << width << ": " << out;
+    EXPECT_NE(out.find("cell width"), std::string::npos) << width << ": " << out;
+  }
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ enum class Bug {
 };
 
 struct Params {
-  long long m, n, k;
+  long long m, n;
   long long m_tiles, n_tiles;
   int k_blocks, k_blocks_per_split, splits;
   long long units;  // m_tiles * n_tiles * splits

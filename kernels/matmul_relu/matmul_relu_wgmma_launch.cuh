@@ -108,7 +108,7 @@ Prepared prepare(const LaunchRequest& r, const WgmmaPlan& plan, Bug bug = Bug::n
     b = packed;
   }
   // The K extent the tensor maps declare: past it the copies read zeros.
-  const long long k_extent = bug == Bug::unmasked_k_tail ? (args.k + kBlockK - 1) / kBlockK * kBlockK : args.k;
+  const long long k_extent = bug == Bug::unmasked_k_tail ? WgmmaPlan::k_blocks(args.k) * kBlockK : args.k;
   const bool b_n_major = plan.b_n_major || bug == Bug::b_orientation;
   Prepared out{tensor_map<T>(a, args.m, k_extent, plan.lda, WgmmaPlan::kTileM, "A"),
                b_n_major ? tensor_map<T>(b, k_extent, args.n, plan.ldb, WgmmaPlan::kBlockK, "B")
@@ -117,10 +117,9 @@ Prepared prepare(const LaunchRequest& r, const WgmmaPlan& plan, Bug bug = Bug::n
   Params& p = out.params;
   p.m = args.m;
   p.n = args.n;
-  p.k = args.k;
   p.m_tiles = (args.m + kTileM - 1) / kTileM;
   p.n_tiles = (args.n + plan.tile_n - 1) / plan.tile_n;
-  p.k_blocks = static_cast<int>(bug == Bug::dropped_k_tail ? args.k / kBlockK : (args.k + kBlockK - 1) / kBlockK);
+  p.k_blocks = static_cast<int>(bug == Bug::dropped_k_tail ? args.k / kBlockK : WgmmaPlan::k_blocks(args.k));
   p.k_blocks_per_split = plan.k_blocks_per_split;
   p.splits = plan.splits;
   p.units = p.m_tiles * p.n_tiles * p.splits;

@@ -20,6 +20,9 @@ struct WgmmaPlan {
   // Tile: 128 rows of C (two consumer warpgroups of 64) by `tile_n` columns (256, 128 or 64; 192
   // when promoting), K blocks of 64.
   static constexpr int kTileM = 128, kBlockK = 64;
+  static constexpr std::int64_t k_blocks(std::int64_t K) { return (K + kBlockK - 1) / kBlockK; }
+  // The leading dimension of a packed operand of rows `n` elements long: 16-byte multiples.
+  static constexpr std::int64_t packed_ld(std::int64_t n) { return (n + 7) / 8 * 8; }
   int tile_n = 256;
   // The tensor core adds each k16 step's products into its f32 accumulator with truncation, so
   // its error grows with the K a unit sums (measured on the H200: reports/h200/perf.md). Above
@@ -52,7 +55,7 @@ inline constexpr std::int64_t kWgmmaMinSplitBlocks = 32;
 
 // K blocks per split for `splits` ranges of K (at most one per block, none empty).
 inline void set_splits(WgmmaPlan& p, std::int64_t K, std::int64_t splits) {
-  const std::int64_t k_blocks = (K + WgmmaPlan::kBlockK - 1) / WgmmaPlan::kBlockK;
+  const std::int64_t k_blocks = WgmmaPlan::k_blocks(K);
   splits = std::clamp<std::int64_t>(splits, 1, k_blocks);
   p.k_blocks_per_split = static_cast<int>((k_blocks + splits - 1) / splits);
   p.splits = static_cast<int>((k_blocks + p.k_blocks_per_split - 1) / p.k_blocks_per_split);
@@ -88,25 +91,24 @@ inline WgmmaPlan wgmma_plan(const LaunchRequest& r) {
   const auto ld_ok = [&](std::int64_t rows, std::int64_t ld, std::int64_t row_length) {
     return rows == 1 || ((ld * kElement) % 16 == 0 && ld >= row_length);
   };
-  const auto round8 = [](std::int64_t n) { return (n + 7) / 8 * 8; };
 
   WgmmaPlan p;
   p.pack_a = !(aligned16(r.tensors[0].data) && (a.col_stride == 1 || K == 1) && ld_ok(M, a.row_stride, K));
-  p.lda = p.pack_a ? round8(K) : (M == 1 ? round8(K) : a.row_stride);
+  p.lda = p.pack_a ? WgmmaPlan::packed_ld(K) : (M == 1 ? WgmmaPlan::packed_ld(K) : a.row_stride);
   const bool b_n_ok = (b.col_stride == 1 || N == 1) && ld_ok(K, b.row_stride, N);
   const bool b_k_ok = (b.row_stride == 1 || K == 1) && ld_ok(N, b.col_stride, K);
   p.pack_b = !(aligned16(r.tensors[1].data) && (b_n_ok || b_k_ok));
   p.b_n_major = p.pack_b || b_n_ok;
-  p.ldb = p.pack_b      ? round8(N)
-          : p.b_n_major ? (K == 1 ? round8(N) : b.row_stride)
-                        : (N == 1 ? round8(K) : b.col_stride);
+  p.ldb = p.pack_b      ? WgmmaPlan::packed_ld(N)
+          : p.b_n_major ? (K == 1 ? WgmmaPlan::packed_ld(N) : b.row_stride)
+                        : (N == 1 ? WgmmaPlan::packed_ld(K) : b.col_stride);
 
   // The tile and the splits, from the sweep on the H200 (reports/h200/perf.md, Version 6): the
   // widest tile while there are tiles for most SMs; below that, a long K is split over 256-wide
   // tiles (each split summing at least kWgmmaMinSplitBlocks K blocks: the partial sums' round
   // trip and the second kernel cost more than idle SMs on a short K), and a short K takes the
   // widest tile that still gives a third of the SMs a tile.
-  const std::int64_t k_blocks = (K + WgmmaPlan::kBlockK - 1) / WgmmaPlan::kBlockK;
+  const std::int64_t k_blocks = WgmmaPlan::k_blocks(K);
   const auto tiles = [&](std::int64_t tn) {
     return ((M + WgmmaPlan::kTileM - 1) / WgmmaPlan::kTileM) * ((N + tn - 1) / tn);
   };

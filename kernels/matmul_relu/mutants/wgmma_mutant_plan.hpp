@@ -4,7 +4,6 @@
 // live in the split reduction. Plain C++: the registry sizes the workspace from it.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 
 #include "kernels/launch_request.hpp"
@@ -19,17 +18,17 @@ inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, bool split_every_bloc
   if (!p.b_n_major && !keep_column_major_b) {
     p.pack_b = true;
     p.b_n_major = true;
-    p.ldb = (r.shape[1] + 7) / 8 * 8;
+    p.ldb = WgmmaPlan::packed_ld(r.shape[1]);
   }
   if (split_every_block) set_splits(p, r.shape[2], r.shape[2]);
   place_workspace(p, r.shape[0], r.shape[1], r.shape[2]);
   return p;
 }
 
-// Every wgmma mutant's workspace: the largest of its plans.
+// Every wgmma mutant's workspace: the largest of its plans, the one that splits K at every block
+// (no plan splits more) and packs a column-major B.
 inline std::size_t wgmma_mutant_workspace(const LaunchRequest& r) {
-  return std::max(wgmma_mutant_plan(r, true, false).workspace_bytes,
-                  wgmma_mutant_plan(r, false, false).workspace_bytes);
+  return wgmma_mutant_plan(r, true, false).workspace_bytes;
 }
 
 }  // namespace kverify::kernels::matmul_relu::mutants

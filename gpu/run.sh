@@ -9,7 +9,7 @@
 #                            on the GPU machine, all steps or the named ones (--parallel: side by
 #                            side; never with bench, which needs the device alone), with
 #                            KVERIFY_REQUIRE_GPU=1: suites, properties, CLI runs, check --backend all,
-#                            the new variants, the Hopper GEMM (wgmma), compute-sanitizer over the catalogue and on planted
+#                            the new variants, the GEMMs (wgmma, simt), compute-sanitizer over the catalogue and on planted
 #                            mutants, fault isolation, huge tensors, emu-GPU agreement, the
 #                            mutation self-test, the fuzz targets on cuda, bench (quick and full),
 #                            the tolerance report, Nsight Compute profiles; a summary and results.tgz (logs, reports) in $OUT
@@ -208,24 +208,29 @@ case "${1:-}" in
       return $rc
     }
     step new_variants new_variants
-    # matmul_relu/wgmma (sm_90a): its tests on the GPU (every kernel instantiation), the op's
-    # catalogue, the catalogue on wgmma under compute-sanitizer, and its mutation neighbourhood.
-    wgmma() {
-      local rc=0 only=()
-      build-gpu/pipeline/pipeline_tests --gtest_filter='MatmulRelu.*:WgmmaPlan.*' || rc=1
-      "$k" check --backend cuda --op matmul_relu --budget 10 --json /tmp/check-matmul.json >/tmp/check-matmul.log || rc=1
-      tail -14 /tmp/check-matmul.log
+    # A matmul_relu variant (wgmma: sm_90a; simt: f32): the op's tests on the GPU (every kernel
+    # instantiation), the op's catalogue, the catalogue on the variant under compute-sanitizer, and
+    # the variant's mutation neighbourhood (mutant_<variant>_*) when it has one.
+    matmul_variant() {
+      local variant="$1" rc=0 only=()
+      build-gpu/pipeline/pipeline_tests --gtest_filter='MatmulRelu.*:WgmmaPlan.*:SimtPlan.*' || rc=1
+      "$k" check --backend cuda --op matmul_relu --budget 10 --json "/tmp/check-matmul-$variant.json" \
+        >"/tmp/check-matmul-$variant.log" || rc=1
+      tail -14 "/tmp/check-matmul-$variant.log"
       for tool in memcheck racecheck synccheck; do
-        "$k" check --backend cuda --op matmul_relu --variant wgmma --sanitize "$tool" --budget 2 \
-          --json "/tmp/check-wgmma-$tool.json" >"/tmp/check-wgmma-$tool.log" || rc=1
-        echo "--- compute-sanitizer $tool:"; tail -4 "/tmp/check-wgmma-$tool.log"
+        "$k" check --backend cuda --op matmul_relu --variant "$variant" --sanitize "$tool" --budget 2 \
+          --json "/tmp/check-$variant-$tool.json" >"/tmp/check-$variant-$tool.log" || rc=1
+        echo "--- compute-sanitizer $tool:"; tail -4 "/tmp/check-$variant-$tool.log"
       done
-      for m in $("$k" list | awk '$2 ~ /^mutant_wgmma_/ {print $1 "/" $2}'); do only+=(--only "$m"); done
-      "$k" mutants --backend cuda "${only[@]}" --fuzz-time 0 --out "$out/mutants-wgmma" >/tmp/mutants-wgmma.log || rc=1
-      tail -4 /tmp/mutants-wgmma.log
+      for m in $("$k" list | awk -v prefix="^mutant_${variant}_" '$2 ~ prefix {print $1 "/" $2}'); do only+=(--only "$m"); done
+      if [[ ${#only[@]} -gt 0 ]]; then
+        "$k" mutants --backend cuda "${only[@]}" --fuzz-time 0 --out "$out/mutants-$variant" >"/tmp/mutants-$variant.log" || rc=1
+        tail -4 "/tmp/mutants-$variant.log"
+      fi
       return $rc
     }
-    step wgmma wgmma
+    step wgmma matmul_variant wgmma
+    step simt matmul_variant simt
     # GPU-side verification (docs/gpu.md). The catalogue under each
     # compute-sanitizer tool (f32, 2 cases per property), then each tool on the mutant with its bug.
     for tool in memcheck racecheck initcheck synccheck; do
@@ -273,7 +278,9 @@ row_sum rows_vec bf16 2097152x32 row_sum_rows_vec
 matmul_relu wgmma bf16 4096x4096x4096 matmul_relu_wgmma
 matmul_relu wgmma bf16 8192x8192x8192 matmul_relu_wgmma
 matmul_relu wgmma bf16 1000x1000x1000 matmul_relu_wgmma
-matmul_relu wgmma bf16 64x8192x8192 matmul_relu_wgmma}"
+matmul_relu wgmma bf16 64x8192x8192 matmul_relu_wgmma
+matmul_relu simt f32 4096x4096x4096 matmul_relu_simt
+matmul_relu simt f32 64x8192x8192 matmul_relu_simt}"
       while read -r op variant dtype shape kernel; do
         [[ -n "$op" ]] || continue
         echo "--- ncu: $op $variant $dtype $shape (kernel $kernel)"

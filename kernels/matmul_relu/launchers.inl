@@ -2,39 +2,13 @@
 // matmul_relu_cuda.cu for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
 // Included without KV_BACKEND it gives matmul_relu_args only (tests use it).
 #include "kernels/common/backend_launch.hpp"
-#include "kernels/matmul_relu/matmul_relu_simt128.cuh"
+#include "kernels/matmul_relu/matmul_relu_args.hpp"
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"
 
-namespace kverify::kernels::matmul_relu {
-
-// LaunchRequest -> kernel arguments: shape M x N x K; tensors a (M x K), b (K x N), c (M x N), each
-// pointing at its element (0, 0) with its own strides in elements.
-template <typename T>
-MatmulReluArgs<T> matmul_relu_args(const LaunchRequest& r) {
-  const DeviceTensor& a = r.tensors[0];
-  const DeviceTensor& b = r.tensors[1];
-  const DeviceTensor& c = r.tensors[2];
-  return {static_cast<const T*>(a.data),
-          static_cast<const T*>(b.data),
-          static_cast<T*>(c.data),
-          r.shape[0],
-          r.shape[1],
-          r.shape[2],
-          a.layout.row_stride,
-          a.layout.col_stride,
-          b.layout.row_stride,
-          b.layout.col_stride,
-          c.layout.row_stride,
-          c.layout.col_stride};
-}
-
-// Blocks along one grid dimension: the tile count, capped at the dimension's limit (the kernels
-// loop over the tiles beyond it).
-inline unsigned grid_extent(long long tiles, long long limit) {
-  return static_cast<unsigned>(tiles < limit ? tiles : limit);
-}
-
 #if defined(KV_BACKEND)
+#include "matmul_relu_simt_launch.cuh"  // by a relative path: the emu build's rewritten copy
+
+namespace kverify::kernels::matmul_relu {
 namespace KV_BACKEND {
 
 // 64 x 64 tiles of C, 256 threads each; grid x over N tiles, y over M tiles.
@@ -48,18 +22,31 @@ void tiled_smem(const LaunchRequest& r) {
   });
 }
 
-// 128 x 128 tiles of C, 256 threads with 8 x 8 register tiles; grid x over N tiles, y over M tiles.
-void simt_128x128(const LaunchRequest& r) {
+// simt: the plan (simt_plan.hpp) picks the tile height, how each operand is read and the K
+// splits; one kernel instance per choice (16-bit storage: 128-row tiles, element loads only).
+void simt(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
-    using namespace matmul_simt128;
+    const SimtPlan plan = simt_plan(r);
     const auto args = matmul_relu_args<T>(r);
-    const dim3 grid(grid_extent((args.n + kBN - 1) / kBN, 0x7fffffff), grid_extent((args.m + kBM - 1) / kBM, 65535));
-    matmul_relu_simt128<T><<<grid, dim3(kThreads), 0, launch_stream(r)>>>(args);
-    check_launch("matmul_relu_simt128<T>");
+    const auto by_layout = [&]<int kTileM, int kVec>() {
+      if (plan.a_k_fast)
+        plan.b_k_fast ? launch_simt<T, kTileM, true, true, kVec>(r, args, plan)
+                      : launch_simt<T, kTileM, true, false, kVec>(r, args, plan);
+      else
+        plan.b_k_fast ? launch_simt<T, kTileM, false, true, kVec>(r, args, plan)
+                      : launch_simt<T, kTileM, false, false, kVec>(r, args, plan);
+    };
+    if constexpr (std::is_same_v<T, float>) {
+      if (plan.tile_m == 64)
+        plan.vector_loads ? by_layout.template operator()<64, 4>() : by_layout.template operator()<64, 1>();
+      else
+        plan.vector_loads ? by_layout.template operator()<128, 4>() : by_layout.template operator()<128, 1>();
+    } else {
+      by_layout.template operator()<128, 1>();
+    }
   });
 }
 
 }  // namespace KV_BACKEND
-#endif
-
 }  // namespace kverify::kernels::matmul_relu
+#endif

@@ -38,6 +38,7 @@
 #include "kernels/common/bulk_copy.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"  // relu_keep_nan
+#include "kernels/matmul_relu/split_k_sum.cuh"
 #include "kernels/matmul_relu/wgmma_plan.hpp"
 
 namespace kverify::kernels::matmul_relu::wgmma_gemm {
@@ -292,15 +293,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // C = relu(sum of the splits' partial sums, in split order), rounded once.
 template <typename T, Bug kBug = Bug::none>
-__global__ void __launch_bounds__(256) reduce_splits(Params p) {
-  const long long elements = p.m * p.n;
+__global__ void __launch_bounds__(kSplitSumThreads) reduce_splits(Params p) {
   const int splits = kBug == Bug::last_split_dropped ? p.splits - 1 : p.splits;
-  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < elements; i += static_cast<long long>(gridDim.x) * 256) {
-    float sum = p.partials[i];
-    for (int s = 1; s < splits; ++s) sum += p.partials[s * elements + i];
-    const long long row = i / p.n, col = i % p.n;
-    static_cast<T*>(p.c)[row * p.c_row_stride + col * p.c_col_stride] = output<T, kBug>(sum);
-  }
+  sum_split_partials(SplitPartials{p.partials, p.m, p.n, splits}, static_cast<T*>(p.c), p.c_row_stride,
+                     p.c_col_stride, [](float sum) { return output<T, kBug>(sum); });
 }
 
 // dst (rows x cols, row-major, leading dimension ld) = src with its own strides: an operand the

@@ -148,10 +148,7 @@ void launch_gemm(const LaunchRequest& r, const Prepared& prepared) {
 template <typename T, Bug kBug = Bug::none>
 void finish(const LaunchRequest& r, const Params& p) {
   if (p.splits == 1) return;
-  const long long elements = p.m * p.n;
-  const long long most = 32LL * ::kverify::cuda::device_status().multiprocessors;
-  const unsigned grid = static_cast<unsigned>(std::min<long long>((elements + 255) / 256, most));
-  reduce_splits<T, kBug><<<grid, 256, 0, launch_stream(r)>>>(p);
+  reduce_splits<T, kBug><<<split_sum_grid(p.m, p.n), kSplitSumThreads, 0, launch_stream(r)>>>(p);
   check_launch("matmul_relu_wgmma reduce_splits");
 }
 

@@ -1,5 +1,6 @@
 // matmul_relu's registry entries, in dispatch order.
 #include "kernels/common/variant_launchers.hpp"
+#include "kernels/matmul_relu/simt_plan.hpp"
 #include "kernels/matmul_relu/wgmma_plan.hpp"
 #include "kernels/registry.hpp"
 #if KVERIFY_HAVE_CUDA
@@ -9,7 +10,7 @@
 namespace kverify {
 namespace kernels::matmul_relu {
 KV_DECLARE_LAUNCHER(tiled_smem)
-KV_DECLARE_LAUNCHER(simt_128x128)
+KV_DECLARE_LAUNCHER(simt)
 #if KVERIFY_HAVE_CUDA
 namespace cuda {
 void mma_sync(const LaunchRequest&);  // matmul_relu_mma_cuda.cu: cuda only
@@ -26,6 +27,7 @@ std::string wgmma_not_applicable(const Case& c) {
 }
 
 std::size_t wgmma_workspace(const LaunchRequest& r) { return wgmma_plan(r).workspace_bytes; }
+std::size_t simt_workspace(const LaunchRequest& r) { return simt_plan(r).workspace_bytes; }
 
 // mma_sync's layouts: A k-contiguous; B n-contiguous (row-major) or k-contiguous (column-major).
 // A dimension of extent 1 has no stride that matters.
@@ -38,7 +40,7 @@ std::string mma_sync_not_applicable(const Case& c) {
   else if (!(b.col_stride == 1 || b.row_stride == 1 || b.cols == 1 || b.rows == 1))
     why = "needs B with a unit column stride (row-major) or unit row stride (column-major); got b.strides=" +
           std::to_string(b.row_stride) + "," + std::to_string(b.col_stride);
-  if (!why.empty()) why += " (variant=tiled_smem or simt_128x128 take any strides)";
+  if (!why.empty()) why += " (variant=tiled_smem or simt take any strides)";
   return why;
 }
 
@@ -101,11 +103,14 @@ const Variant kVariants[] = {
 #endif
     // auto's choice for f32 (and anything mma_sync does not take is left to tiled_smem).
     {.op = "matmul_relu",
-     .name = "simt_128x128",
-     .strategy = "128x128 block tile, K tile 8 double-buffered in shared memory, 256 threads with 8x8 "
-                 "register tiles, f32 fmaf accumulation (no TF32), ReLU after the full K sum, masked tails",
+     .name = "simt",
+     .strategy = "128x128 block tile (64x128 for M <= 64), K tile 8 double-buffered in shared memory, 8x8 "
+                 "register tiles, 16-byte operand loads where aligned (any strides otherwise), K split over "
+                 "blocks when tiles are too few to fill the GPU (splits added in order by a second kernel), f32 "
+                 "fmaf accumulation (no TF32), ReLU after the full K sum, masked tails",
      .auto_when = [](const Case& c) { return c.dtype == DType::f32; },
-     KV_LAUNCHERS(simt_128x128)},
+     .workspace_bytes = &simt_workspace,
+     KV_LAUNCHERS(simt)},
     {.op = "matmul_relu",
      .name = "tiled_smem",
      .strategy = "64x64 block tile, K tile 16 staged in shared memory, 256 threads with 4x4 register "

@@ -1,4 +1,4 @@
-// matmul_relu end to end on emu: the production SIMT kernels (tiled_smem, simt_128x128) pass the Case pipeline for
+// matmul_relu end to end on emu: the production SIMT kernels (tiled_smem, simt) pass the Case pipeline for
 // every dtype over ordinary shapes, M/N/K tails, strided and offset layouts and value recipes
 // (exact mode for integers); its NaN/inf behaviour follows the contract; and kernels planted with
 // the op's classic bugs (ReLU per K tile, a dropped K tail tile, a column-major A read as row-major,
@@ -16,6 +16,7 @@
 #include "core/values.hpp"
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/matmul_relu/launchers.inl"  // matmul_relu_args, without KV_BACKEND: no launchers
+#include "kernels/matmul_relu/simt_plan.hpp"
 #include "kernels/matmul_relu/wgmma_plan.hpp"
 #include "kernels/registry.hpp"
 #include "ops/matmul_relu/matmul_relu.hpp"
@@ -37,11 +38,11 @@ bool has_guard(const kverify::Verdict& v, const std::string& guard, const std::s
   return false;
 }
 
-// The Case on every emu-runnable production variant (tiled_smem, simt_128x128): the first Verdict
+// The Case on every emu-runnable production variant (tiled_smem, simt): the first Verdict
 // that is not a clean pass, else the last one.
 kverify::Verdict run_line(const std::string& rest, const char* dtype) {
   kverify::Verdict last;
-  for (const char* variant : {"tiled_smem", "simt_128x128"}) {
+  for (const char* variant : {"tiled_smem", "simt"}) {
     last = run_case(parse_case("op=matmul_relu backend=emu variant=" + std::string(variant) +
                                " dtype=" + std::string(dtype) + " " + rest));
     if (last.outcome != Outcome::pass || !last.guards.empty()) return last;
@@ -70,7 +71,7 @@ kverify::Expectations reference_of(const kverify::Case& c) {
 }
 
 TEST(MatmulRelu, IsRegisteredForEveryDtypeAndChosenByAuto) {
-  for (const char* name : {"tiled_smem", "simt_128x128"}) {
+  for (const char* name : {"tiled_smem", "simt"}) {
     const auto* v = kverify::find_variant("matmul_relu", name);
     ASSERT_NE(v, nullptr) << name;
     EXPECT_TRUE(v->f32 && v->f16 && v->bf16) << name;
@@ -81,7 +82,7 @@ TEST(MatmulRelu, IsRegisteredForEveryDtypeAndChosenByAuto) {
   for (const char* dtype : kDtypes) {
     const auto verdict = run_case(parse_case("op=matmul_relu shape=5x6x7 backend=emu dtype=" + std::string(dtype)));
     EXPECT_EQ(verdict.outcome, Outcome::pass) << format(verdict);
-    const std::string want = std::string("variant=") + (std::string(dtype) == "f32" ? "simt_128x128" : "tiled_smem");
+    const std::string want = std::string("variant=") + (std::string(dtype) == "f32" ? "simt" : "tiled_smem");
     EXPECT_NE(verdict.reproduce.find(want), std::string::npos) << verdict.reproduce;
   }
 }
@@ -92,12 +93,16 @@ kverify::Verdict run_variant(const char* variant, const std::string& rest, const
 }
 
 TEST(MatmulRelu, SimtPassesItsOwnTileBoundaries) {
-  // simt_128x128: 128 is the block tile in M and N, 8 the K tile; blocks loop past the grid in M.
+  // simt: 128 x 128 block tiles (64 x 128 for f32 with M <= 64), K tiles of 8; 16-byte loads for
+  // aligned f32 operands (row- or column-major, K tails inside a vector), K split over blocks when
+  // there are few tiles (simt_plan.hpp).
   for (const char* dtype : kDtypes)
     for (const char* rest : {"shape=128x128x8", "shape=129x127x9", "shape=130x257x17 values=int:3 seed=4",
                              "shape=200x140x33 a.strides=1,200 b.strides=1,33 c.strides=1,200",
-                             "shape=129x129x7 a.strides=9,1 b.strides=140,1 c.strides=131,1 a.offset=1 schedule=5"}) {
-      const auto v = run_variant("simt_128x128", rest, dtype);
+                             "shape=129x129x7 a.strides=9,1 b.strides=140,1 c.strides=131,1 a.offset=1 schedule=5",
+                             "shape=130x132x20 a.strides=1,132 b.strides=1,20", "shape=70x136x21 a.strides=24,1",
+                             "shape=60x130x300", "shape=33x260x520 values=int:3", "shape=5x12x1030 a.strides=1,8"}) {
+      const auto v = run_variant("simt", rest, dtype);
       EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
       EXPECT_TRUE(v.guards.empty()) << format(v);
     }
@@ -127,7 +132,7 @@ TEST(MatmulRelu, AutoPicksTensorCoresWithinTheirMeasuredK) {
     EXPECT_EQ(deep->name, "tiled_smem");
   const auto* f32 = kverify::choose_variant(parse_case("op=matmul_relu shape=64x64x64 backend=cuda"), &why);
   ASSERT_NE(f32, nullptr) << why;
-  EXPECT_EQ(f32->name, "simt_128x128");
+  EXPECT_EQ(f32->name, "simt");
 }
 
 TEST(MatmulRelu, TensorCoreVariantIsCudaOnlyAndStatesItsLayouts) {
@@ -248,15 +253,75 @@ TEST(MatmulRelu, WgmmaPassesOnCudaInEveryInstantiation) {
 }
 
 // wgmma's plan (host only): a request with 256-byte aligned tensors at `offsets` elements in.
-kverify::LaunchRequest wgmma_request(const std::string& case_rest) {
+// A launch request for planning only: the tensors' addresses are 256-byte aligned plus their offsets
+// (never dereferenced).
+kverify::LaunchRequest plan_request(const std::string& case_rest, const char* dtype) {
   static std::vector<unsigned char> arena(1 << 12);
-  const auto c = parse_case("op=matmul_relu dtype=bf16 " + case_rest);
+  const auto c = parse_case("op=matmul_relu dtype=" + std::string(dtype) + " " + case_rest);
   kverify::LaunchRequest r;
   r.dtype = c.dtype;
   r.shape = c.shape;
   auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(arena.data()) + 255) / 256 * 256);
-  for (int t = 0; t < 3; ++t) r.tensors.push_back({base + c.layout(t).offset * 2, c.layout(t)});
+  for (int t = 0; t < 3; ++t)
+    r.tensors.push_back({base + c.layout(t).offset * static_cast<std::int64_t>(kverify::size_of(c.dtype)), c.layout(t)});
   return r;
+}
+kverify::LaunchRequest wgmma_request(const std::string& case_rest) { return plan_request(case_rest, "bf16"); }
+kverify::LaunchRequest simt_request(const std::string& case_rest) { return plan_request(case_rest, "f32"); }
+
+TEST(SimtPlan, BenchShapesTakeTheirPlans) {
+  using kverify::kernels::matmul_relu::simt_plan;
+  const auto square = simt_plan(simt_request("shape=4096x4096x4096"));
+  EXPECT_EQ(square.tile_m, 128);
+  EXPECT_EQ(square.splits, 1);
+  EXPECT_TRUE(square.vector_loads);
+  EXPECT_TRUE(square.a_k_fast);
+  EXPECT_FALSE(square.b_k_fast);
+  EXPECT_EQ(square.workspace_bytes, 0u);
+  // Leading dimensions of 4099 and 4095 floats are not multiples of 16 bytes: element loads.
+  const auto odd = simt_plan(simt_request("shape=4097x4095x4099"));
+  EXPECT_FALSE(odd.vector_loads);
+  EXPECT_EQ(odd.splits, 1);
+  // 64 tiles of 128 x 128 for a wave of 264 blocks: K split 4 ways, 256 each.
+  const auto small = simt_plan(simt_request("shape=1000x1000x1000"));
+  EXPECT_EQ(small.splits, 4);
+  EXPECT_EQ(small.k_per_split, 256);
+  EXPECT_EQ(small.workspace_bytes, static_cast<std::size_t>(4 * 1000 * 1000) * sizeof(float));
+  // 64 rows: 64-row tiles (a wave of 528 blocks of 128 threads), 64 tiles, K split 8 ways.
+  const auto skinny = simt_plan(simt_request("shape=64x8192x8192"));
+  EXPECT_EQ(skinny.tile_m, 64);
+  EXPECT_EQ(skinny.splits, 8);
+  EXPECT_EQ(skinny.k_per_split, 1024);
+  // 16-bit storage: 128-row tiles and element loads only (the instances the launcher has).
+  const auto half = simt_plan(plan_request("shape=64x8192x8192", "f16"));
+  EXPECT_EQ(half.tile_m, 128);
+  EXPECT_FALSE(half.vector_loads);
+}
+
+TEST(SimtPlan, LoadsFollowTheContiguousDimension) {
+  using kverify::kernels::matmul_relu::simt_plan;
+  const auto column_major = simt_plan(simt_request("shape=64x64x64 a.strides=1,64 b.strides=1,64"));
+  EXPECT_FALSE(column_major.a_k_fast);
+  EXPECT_TRUE(column_major.b_k_fast);
+  EXPECT_TRUE(column_major.vector_loads);
+  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 a.offset=1")).vector_loads);         // 4 bytes off 16
+  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 a.strides=66,1")).vector_loads);     // 264-byte rows
+  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 b.strides=130,2")).vector_loads);    // no unit stride
+  EXPECT_TRUE(simt_plan(simt_request("shape=64x64x62 a.strides=64,1")).vector_loads);      // padded rows
+}
+
+TEST(SimtPlan, SplitsCoverKWithoutEmptyRanges) {
+  using kverify::kernels::matmul_relu::simt_plan;
+  for (const char* shape : {"shape=64x64x64", "shape=1x1x1", "shape=1x1x100000", "shape=3x70000x2",
+                            "shape=200x300x9000", "shape=60x130x300", "shape=4096x4096x4096"}) {
+    const auto p = simt_plan(simt_request(shape));
+    const std::int64_t k = parse_case(std::string("op=matmul_relu ") + shape).shape[2];
+    EXPECT_EQ(p.k_per_split % 8, 0) << shape;
+    EXPECT_GE(p.splits * p.k_per_split, k) << shape;
+    EXPECT_LT((p.splits - 1) * p.k_per_split, k) << shape;
+    EXPECT_LE(p.splits, 65535) << shape;
+    if (p.splits > 1) EXPECT_GE(p.k_per_split, kverify::kernels::matmul_relu::kSimtMinSplitK) << shape;
+  }
 }
 
 TEST(WgmmaPlan, BenchShapesTakeTheirMeasuredPlans) {

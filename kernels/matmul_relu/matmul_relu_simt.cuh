@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/common/vec_io.cuh"                       // VecOf
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"  // MatmulReluArgs, relu_keep_nan
@@ -159,8 +160,13 @@ __global__ void __launch_bounds__(matmul_simt::kThreads<kTileM>, 512 / matmul_si
 
   const int tid = static_cast<int>(threadIdx.x);
   const int tx = tid % 16, ty = tid / 16;
-  const long long m_tiles = (p.m + kTileM - 1) / kTileM;
-  const long long n_tiles = (p.n + kTileN - 1) / kTileN;
+  // The tile loops' index type, chosen by measurement (reports/h200/perf.md, Version 7): at the
+  // 128-register bound ptxas spills less with 32-bit indices on the 16-byte path (12 bytes against
+  // 20; 4096^3 0.83x against 0.80x) and more on the element path (36 against 20; 4097x4095x4099
+  // 0.85x against 0.92x). Either holds any tile count (a tile is >= 64 rows or columns in memory).
+  using TileIndex = std::conditional_t<kVec == 1, long long, int>;
+  const TileIndex m_tiles = static_cast<TileIndex>((p.m + kTileM - 1) / kTileM);
+  const TileIndex n_tiles = static_cast<TileIndex>((p.n + kTileN - 1) / kTileN);
   const long long k_begin = blockIdx.z * split.k_per_split;
   const long long k_length = p.k - k_begin < split.k_per_split ? p.k - k_begin : split.k_per_split;
   const long long k_tiles = kBug == Bug::dropped_k_tail ? k_length / kBlockK : (k_length + kBlockK - 1) / kBlockK;
@@ -169,9 +175,9 @@ __global__ void __launch_bounds__(matmul_simt::kThreads<kTileM>, 512 / matmul_si
     return static_cast<int>(left < kBlockK ? left : kBlockK);
   };
 
-  for (long long tile_m = blockIdx.y; tile_m < m_tiles; tile_m += gridDim.y) {
-    for (long long tile_n = blockIdx.x; tile_n < n_tiles; tile_n += gridDim.x) {
-      const long long m0 = tile_m * kTileM, n0 = tile_n * kTileN;
+  for (TileIndex tile_m = blockIdx.y; tile_m < m_tiles; tile_m += gridDim.y) {
+    for (TileIndex tile_n = blockIdx.x; tile_n < n_tiles; tile_n += gridDim.x) {
+      const long long m0 = static_cast<long long>(tile_m) * kTileM, n0 = static_cast<long long>(tile_n) * kTileN;
       ATile a(p.a + m0 * p.a_row_stride + k_begin * p.a_col_stride, p.a_row_stride, p.a_col_stride,
               static_cast<int>(p.m - m0 < kTileM ? p.m - m0 : kTileM), tid);
       BTile b(p.b + n0 * p.b_col_stride + k_begin * p.b_row_stride, p.b_col_stride, p.b_row_stride,

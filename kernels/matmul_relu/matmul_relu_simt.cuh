@@ -42,19 +42,19 @@ namespace matmul_simt {
 constexpr int kTileN = matmul_relu::SimtPlan::kTileN, kBlockK = matmul_relu::SimtPlan::kBlockK;
 constexpr int kPad = 4;  // keeps the transposing stores conflict-free and rows 16-byte aligned
 template <int kTileM>
-inline constexpr int kThreads = kTileM * kTileN / 64;  // 8 x 8 outputs per thread
+inline constexpr int kThreads = kTileN / 64 * kTileM;  // 8 x 8 outputs per thread
 using Float4 = VecOf<float, 4>;
 
 // The mutation neighbourhood's planted bugs (kernels/matmul_relu/mutants/simt_mutants.cuh); the
 // production kernels are the Bug::none instances.
 enum class Bug {
   none,
-  relu_per_split,       // ReLU applied to each split's partial sum
-  last_split_dropped,   // the sum of the splits leaves out the last one
-  dropped_k_tail,       // the last partial K tile of a range never loaded
-  unmasked_k_tail,      // loads ignore the end of the K range (read past K)
-  unmasked_n_store,     // a thread's 4-column groups stored whole past N
-  one_ulp_high,         // every result one f32 ulp high
+  relu_per_split,      // ReLU applied to each split's partial sum
+  last_split_dropped,  // the sum of the splits leaves out the last one
+  dropped_k_tail,      // the last partial K tile of a range never loaded
+  unmasked_k_tail,     // loads ignore the end of the K range (read past K)
+  unmasked_n_store,    // a thread's 4-column groups stored whole past N
+  one_ulp_high,        // every result one f32 ulp high
 };
 
 struct Split {
@@ -75,11 +75,11 @@ struct OperandTile {
   static_assert(kKFast ? kThreadCount * kVec % kBlockK == 0 : kThreadCount * kVec % kRows == 0);
   using Shared = float[kBlockK][kRows + kPad];
 
-  const T* at;           // slot 0's element in the current K tile
-  long long slot_step;   // elements between consecutive slots
-  long long tile_step;   // elements between consecutive K tiles
-  int row0, k0;          // slot 0's place in the tile
-  int rows;              // the tile's rows inside the operand (the rest load as 0)
+  const T* at;          // slot 0's element in the current K tile
+  long long slot_step;  // elements between consecutive slots
+  long long tile_step;  // elements between consecutive K tiles
+  int row0, k0;         // slot 0's place in the tile
+  int rows;             // the tile's rows inside the operand (the rest load as 0)
   float staged[kSlots][kVec];
 
   __device__ __forceinline__ OperandTile(const T* origin, long long row_stride, long long k_stride, int rows_inside,

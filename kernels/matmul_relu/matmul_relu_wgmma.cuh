@@ -295,8 +295,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 template <typename T, Bug kBug = Bug::none>
 __global__ void __launch_bounds__(kSplitSumThreads) reduce_splits(Params p) {
   const int splits = kBug == Bug::last_split_dropped ? p.splits - 1 : p.splits;
-  sum_split_partials(SplitPartials{p.partials, p.m, p.n, splits}, static_cast<T*>(p.c), p.c_row_stride,
-                     p.c_col_stride, [](float sum) { return output<T, kBug>(sum); });
+  sum_split_partials(SplitPartials{p.partials, p.m, p.n, splits}, static_cast<T*>(p.c), p.c_row_stride, p.c_col_stride,
+                     [](float sum) { return output<T, kBug>(sum); });
 }
 
 // dst (rows x cols, row-major, leading dimension ld) = src with its own strides: an operand the

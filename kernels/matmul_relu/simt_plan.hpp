@@ -50,9 +50,10 @@ inline SimtPlan simt_plan(const LaunchRequest& r) {
   const auto vectors_ok = [](std::int64_t fast_stride, std::int64_t other_stride, std::int64_t other_extent) {
     return fast_stride == 1 && (other_extent == 1 || other_stride % 4 == 0);
   };
-  p.vector_loads = r.dtype == DType::f32 && aligned16(r.tensors[0].data) && aligned16(r.tensors[1].data) &&
-                   (p.a_k_fast ? vectors_ok(a.col_stride, a.row_stride, M) : vectors_ok(a.row_stride, a.col_stride, K)) &&
-                   (p.b_k_fast ? vectors_ok(b.row_stride, b.col_stride, N) : vectors_ok(b.col_stride, b.row_stride, K));
+  p.vector_loads =
+      r.dtype == DType::f32 && aligned16(r.tensors[0].data) && aligned16(r.tensors[1].data) &&
+      (p.a_k_fast ? vectors_ok(a.col_stride, a.row_stride, M) : vectors_ok(a.row_stride, a.col_stride, K)) &&
+      (p.b_k_fast ? vectors_ok(b.row_stride, b.col_stride, N) : vectors_ok(b.col_stride, b.row_stride, K));
 
   // 64-row tiles only for f32 (the 16-bit instances, never auto's choice, are 128 rows only).
   const bool f32 = r.dtype == DType::f32;
@@ -61,7 +62,8 @@ inline SimtPlan simt_plan(const LaunchRequest& r) {
   const std::int64_t tiles = ((M + p.tile_m - 1) / p.tile_m) * ((N + SimtPlan::kTileN - 1) / SimtPlan::kTileN);
   std::int64_t splits = 1;
   // Fewer tiles than half a wave: split K so that the blocks fill about one wave.
-  if (2 * tiles <= one_wave) splits = std::clamp<std::int64_t>(one_wave / tiles, 1, std::max<std::int64_t>(1, K / kSimtMinSplitK));
+  if (2 * tiles <= one_wave)
+    splits = std::clamp<std::int64_t>(one_wave / tiles, 1, std::max<std::int64_t>(1, K / kSimtMinSplitK));
   // Development hook for the plan sweep (reports/h200/perf.md): KVERIFY_SIMT_PLAN="tile_m,splits".
   if (const char* forced = std::getenv("KVERIFY_SIMT_PLAN")) {
     int tm = 0, s = 0;
@@ -74,7 +76,8 @@ inline SimtPlan simt_plan(const LaunchRequest& r) {
   splits = std::clamp<std::int64_t>(splits, 1, std::min<std::int64_t>(k_blocks, 65535));  // grid z
   p.k_per_split = (k_blocks + splits - 1) / splits * SimtPlan::kBlockK;
   p.splits = static_cast<int>((K + p.k_per_split - 1) / p.k_per_split);
-  if (p.splits > 1) p.workspace_bytes = static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(M * N) * sizeof(float);
+  if (p.splits > 1)
+    p.workspace_bytes = static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(M * N) * sizeof(float);
   return p;
 }
 

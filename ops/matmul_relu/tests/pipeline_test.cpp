@@ -263,7 +263,8 @@ kverify::LaunchRequest plan_request(const std::string& case_rest, const char* dt
   r.shape = c.shape;
   auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(arena.data()) + 255) / 256 * 256);
   for (int t = 0; t < 3; ++t)
-    r.tensors.push_back({base + c.layout(t).offset * static_cast<std::int64_t>(kverify::size_of(c.dtype)), c.layout(t)});
+    r.tensors.push_back(
+        {base + c.layout(t).offset * static_cast<std::int64_t>(kverify::size_of(c.dtype)), c.layout(t)});
   return r;
 }
 kverify::LaunchRequest wgmma_request(const std::string& case_rest) { return plan_request(case_rest, "bf16"); }
@@ -304,10 +305,10 @@ TEST(SimtPlan, LoadsFollowTheContiguousDimension) {
   EXPECT_FALSE(column_major.a_k_fast);
   EXPECT_TRUE(column_major.b_k_fast);
   EXPECT_TRUE(column_major.vector_loads);
-  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 a.offset=1")).vector_loads);         // 4 bytes off 16
-  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 a.strides=66,1")).vector_loads);     // 264-byte rows
-  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 b.strides=130,2")).vector_loads);    // no unit stride
-  EXPECT_TRUE(simt_plan(simt_request("shape=64x64x62 a.strides=64,1")).vector_loads);      // padded rows
+  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 a.offset=1")).vector_loads);       // 4 bytes off 16
+  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 a.strides=66,1")).vector_loads);   // 264-byte rows
+  EXPECT_FALSE(simt_plan(simt_request("shape=64x64x64 b.strides=130,2")).vector_loads);  // no unit stride
+  EXPECT_TRUE(simt_plan(simt_request("shape=64x64x62 a.strides=64,1")).vector_loads);    // padded rows
 }
 
 TEST(SimtPlan, SplitsCoverKWithoutEmptyRanges) {

@@ -37,6 +37,17 @@ inline constexpr std::int64_t kSimtOneWave = 264;
 // more than idle SMs below it).
 inline constexpr std::int64_t kSimtMinSplitK = 128;
 
+// Cuts K into about `splits` ranges of whole K tiles (at most one per tile and 65535, gridDim.z's
+// limit; none empty) and sizes the workspace for their partial sums.
+inline void set_simt_splits(SimtPlan& p, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t splits) {
+  const std::int64_t k_blocks = (K + SimtPlan::kBlockK - 1) / SimtPlan::kBlockK;
+  splits = std::clamp<std::int64_t>(splits, 1, std::min<std::int64_t>(k_blocks, 65535));
+  p.k_per_split = (k_blocks + splits - 1) / splits * SimtPlan::kBlockK;
+  p.splits = static_cast<int>((K + p.k_per_split - 1) / p.k_per_split);
+  p.workspace_bytes =
+      p.splits > 1 ? static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(M * N) * sizeof(float) : 0;
+}
+
 inline SimtPlan simt_plan(const LaunchRequest& r) {
   const std::int64_t M = r.shape[0], N = r.shape[1], K = r.shape[2];
   const Layout2D& a = r.tensors[0].layout;
@@ -72,12 +83,7 @@ inline SimtPlan simt_plan(const LaunchRequest& r) {
       splits = s;
     }
   }
-  const std::int64_t k_blocks = (K + SimtPlan::kBlockK - 1) / SimtPlan::kBlockK;
-  splits = std::clamp<std::int64_t>(splits, 1, std::min<std::int64_t>(k_blocks, 65535));  // grid z
-  p.k_per_split = (k_blocks + splits - 1) / splits * SimtPlan::kBlockK;
-  p.splits = static_cast<int>((K + p.k_per_split - 1) / p.k_per_split);
-  if (p.splits > 1)
-    p.workspace_bytes = static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(M * N) * sizeof(float);
+  set_simt_splits(p, M, N, K, splits);
   return p;
 }
 

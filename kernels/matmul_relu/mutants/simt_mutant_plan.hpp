@@ -15,15 +15,7 @@ inline SimtPlan simt_mutant_plan(const LaunchRequest& r, bool split_k) {
   SimtPlan p = simt_plan(r);
   p.tile_m = 128;
   p.vector_loads = false;
-  if (split_k) {
-    const std::int64_t M = r.shape[0], N = r.shape[1], K = r.shape[2];
-    const std::int64_t k_blocks = (K + SimtPlan::kBlockK - 1) / SimtPlan::kBlockK;
-    const std::int64_t splits = std::min<std::int64_t>(k_blocks, 4);
-    p.k_per_split = (k_blocks + splits - 1) / splits * SimtPlan::kBlockK;
-    p.splits = static_cast<int>((K + p.k_per_split - 1) / p.k_per_split);
-    p.workspace_bytes =
-        p.splits > 1 ? static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(M * N) * sizeof(float) : 0;
-  }
+  if (split_k) set_simt_splits(p, r.shape[0], r.shape[1], r.shape[2], 4);
   return p;
 }
 

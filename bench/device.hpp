@@ -36,8 +36,9 @@ struct DeviceMemory {
 };
 
 // Times an operation on one stream with CUDA events: `warmup` untimed runs, then `reps` runs,
-// each preceded (outside its events) by a write of the L2 flush buffer, so no input is served
-// from L2 (H200: 60 MB L2; the buffer is >= 256 MB).
+// each preceded (outside its events) by a read of the L2 flush buffer, so no input is served
+// from L2 and no dirty line is left to write back inside the timed window (H200: 60 MB L2; the
+// buffer is >= 256 MB).
 class Timer {
  public:
   explicit Timer(std::size_t flush_bytes);

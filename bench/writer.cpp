@@ -166,7 +166,7 @@ std::string to_markdown(const BenchReport& r) {
       << r.ceiling_bytes << " bytes copied, median of " << r.ceiling_timing->ms.size() << ")\n";
   o << "- timing: " << r.warmup << " warm-up runs, then " << r.reps
     << " repetitions timed with CUDA events on one stream, an L2 flush (" << r.flush_bytes
-    << "-byte write) before each; median, p10, p90\n"
+    << "-byte read, which leaves no dirty line) before each; median, p10, p90\n"
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (inputs read once, outputs written once) / median time; ceil = that / the copy ceiling; "

@@ -72,9 +72,10 @@ const Command kBenchCommand{
     "   first: reference agreement under the policy (sampled by rows on big Cases: it says so), canaries,\n"
     "   NaN/random poison, input immutability, two runs bitwise. A failing Case gets no time, only its\n"
     "   Verdict with the reproduce line.\n"
-    "2. Timing (cuda): warm-up, CUDA events on one stream, inputs made before, an L2 flush (256 MiB\n"
-    "   write) before each repetition; median, p10, p90. The device-to-device copy bandwidth of the same\n"
-    "   run is the ceiling; each op's baseline runs in the same run (OpSpec::bench_baseline_name).\n"
+    "2. Timing (cuda): warm-up, CUDA events on one stream, inputs made before, an L2 flush (a 256 MiB\n"
+    "   read: no input in L2, no dirty line) before each repetition; median, p10, p90. The\n"
+    "   device-to-device copy bandwidth of the same run is the ceiling; each op's baseline runs in the\n"
+    "   same run (OpSpec::bench_baseline_name).\n"
     "Default Cases: each op's bench shapes, variant=auto. Without a GPU the gate runs on emu with the\n"
     "--quick shapes and the bench says it cannot time.\n",
     kOptions,

@@ -52,6 +52,18 @@ __device__ __forceinline__ void load_vec(const T* row, long long col_stride, lon
   }
 }
 
+// The vector at column `c` of `row` as stored, when it lies wholly inside the row (c + V <= cols):
+// no bounds test and no conversion, so a loop over whole vectors keeps a 16-bit vector in 4
+// registers (load_vec's f32 values take 8) and converts each lane where it uses it.
+template <typename T, int V>
+__device__ __forceinline__ VecOf<T, V> load_whole_vec(const T* row, long long col_stride, long long c) {
+  if constexpr (V == 1) {
+    return VecOf<T, V>{{row[c * col_stride]}};
+  } else {
+    return *reinterpret_cast<const VecOf<T, V>*>(row + c);
+  }
+}
+
 // One 16-byte store. nvcc turned the plain struct store into V scalar stores in some
 // instantiations (the PTX of a clustered softmax kernel had no st.global.v4: reports/h200/perf.md);
 // the instruction is spelled out so that it cannot.

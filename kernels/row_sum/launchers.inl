@@ -129,48 +129,56 @@ void rows_vec_launch(const LaunchRequest& r, const RowSumArgs<T>& args) {
   const int g = rows_vec_lanes(args.cols, V);
   const long long rows_per_block = 256 / g;
   const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
+  // G lanes, P vectors per lane per step; the Whole kernel (no bounds tests) when every step is
+  // whole, i.e. the row is a multiple of V G P elements.
+  const auto launch = [&]<int G, int P>() {
+    if constexpr (V > 1) {
+      if (args.cols % (V * G * P) == 0) {
+        row_sum_rows_vec<T, V, G, P, true><<<grid, block, 0, launch_stream(r)>>>(args);
+        check_launch("row_sum_rows_vec<T, V, G, P, true>");
+        return;
+      }
+    }
+    row_sum_rows_vec<T, V, G, P, false><<<grid, block, 0, launch_stream(r)>>>(args);
+    check_launch("row_sum_rows_vec<T, V, G, P, false>");
+  };
   if (g == 32) {
-    row_sum_rows_vec<T, V, 32, 4><<<grid, block, 0, launch_stream(r)>>>(args);
-    check_launch("row_sum_rows_vec<T, V, 32, 4>");
+    launch.template operator()<32, 4>();
     return;
   }
   const int p = static_cast<int>(row_sum_next_pow2((vectors + g - 1) / g));
-  const auto launch = [&]<int G>() {
+  const auto with_p = [&]<int G>() {
     if constexpr (V == 1) {
-      row_sum_rows_vec<T, V, G, 1><<<grid, block, 0, launch_stream(r)>>>(args);
-      check_launch("row_sum_rows_vec<T, V, G, 1>");
+      launch.template operator()<G, 1>();
     } else {
       switch (p) {
         case 1:
-          row_sum_rows_vec<T, V, G, 1><<<grid, block, 0, launch_stream(r)>>>(args);
-          check_launch("row_sum_rows_vec<T, V, G, 1>");
+          launch.template operator()<G, 1>();
           break;
         case 2:
-          row_sum_rows_vec<T, V, G, 2><<<grid, block, 0, launch_stream(r)>>>(args);
-          check_launch("row_sum_rows_vec<T, V, G, 2>");
+          launch.template operator()<G, 2>();
           break;
         default:
-          row_sum_rows_vec<T, V, G, 4><<<grid, block, 0, launch_stream(r)>>>(args);
-          check_launch("row_sum_rows_vec<T, V, G, 4>");
+          launch.template operator()<G, 4>();
           break;
       }
     }
   };
   switch (g) {
     case 1:
-      launch.template operator()<1>();
+      with_p.template operator()<1>();
       break;
     case 2:
-      launch.template operator()<2>();
+      with_p.template operator()<2>();
       break;
     case 4:
-      launch.template operator()<4>();
+      with_p.template operator()<4>();
       break;
     case 8:
-      launch.template operator()<8>();
+      with_p.template operator()<8>();
       break;
     default:
-      launch.template operator()<16>();
+      with_p.template operator()<16>();
       break;
   }
 }

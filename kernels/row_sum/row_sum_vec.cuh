@@ -22,7 +22,26 @@
 
 namespace kverify::kernels {
 
-template <typename T, int V, int G, int P>
+// Adds lane k of the N whole vectors at vector indices first, first + stride, ... to acc[k]: all
+// N loads issued before the first addition, each lane converted where it is added.
+template <typename T, int V, int N>
+__device__ __forceinline__ void add_whole_vectors(const T* x, long long col_stride, long long first, long long stride,
+                                                  float (&acc)[V]) {
+  VecOf<T, V> v[N];
+#pragma unroll
+  for (int n = 0; n < N; ++n) v[n] = load_whole_vec<T, V>(x, col_stride, (first + stride * n) * V);
+#pragma unroll
+  for (int n = 0; n < N; ++n)
+#pragma unroll
+    for (int k = 0; k < V; ++k) acc[k] += kv::to_f32(v[n].lane[k]);
+}
+
+// Whole: the launcher has checked that cols is a multiple of V G P, so every step's P vectors lie
+// inside the row and no load needs a bounds test. Otherwise each load is tested (load_vec), which
+// costs registers: ptxas keeps both of its paths' results, every 16-bit lane as an f32 (bf16 P = 2:
+// 43 registers against 32, 5 blocks per SM instead of 8; width 32 0.88 -> 0.96 of the copy ceiling
+// on the H200, reports/h200/perf.md).
+template <typename T, int V, int G, int P, bool Whole>
 __global__ void __launch_bounds__(256) row_sum_rows_vec(RowSumArgs<T> a) {
   const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / G) + threadIdx.x / G;
   const int lane = static_cast<int>(threadIdx.x % G);
@@ -34,15 +53,21 @@ __global__ void __launch_bounds__(256) row_sum_rows_vec(RowSumArgs<T> a) {
   float acc[V];
 #pragma unroll
   for (int k = 0; k < V; ++k) acc[k] = 0.0f;
-  for (long long base = lane; base < vectors; base += static_cast<long long>(G) * P) {
-    float v[P][V];
+  if constexpr (Whole) {
+#pragma unroll 1
+    for (long long base = lane; base < vectors; base += static_cast<long long>(G) * P)
+      add_whole_vectors<T, V, P>(x, a.x_col_stride, base, G, acc);
+  } else {
+    for (long long base = lane; base < vectors; base += static_cast<long long>(G) * P) {
+      float v[P][V];
 #pragma unroll
-    for (int p = 0; p < P; ++p)
-      load_vec<T, V>(x, a.x_col_stride, cols, (base + static_cast<long long>(G) * p) * V, 0.0f, v[p]);
+      for (int p = 0; p < P; ++p)
+        load_vec<T, V>(x, a.x_col_stride, cols, (base + static_cast<long long>(G) * p) * V, 0.0f, v[p]);
 #pragma unroll
-    for (int p = 0; p < P; ++p)
+      for (int p = 0; p < P; ++p)
 #pragma unroll
-      for (int k = 0; k < V; ++k) acc[k] += v[p][k];
+        for (int k = 0; k < V; ++k) acc[k] += v[p][k];
+    }
   }
   float sum = tree_sum<V>(acc);
 #pragma unroll
@@ -55,7 +80,7 @@ inline constexpr int kRowSumSplitUnroll = 4;
 // Block (s, r): elements [s * chunk, min((s + 1) * chunk, cols)) of rows r, r + gridDim.y, ...;
 // chunk is a multiple of 8 elements, so every chunk of a 16-byte aligned row starts aligned.
 template <typename T, int V>
-__global__ void __launch_bounds__(256) row_sum_split_vec(RowSumArgs<T> a, long long chunk, float* partials) {
+__global__ void __launch_bounds__(256, 8) row_sum_split_vec(RowSumArgs<T> a, long long chunk, float* partials) {
   __shared__ float scratch[32];
   const long long split = blockIdx.x;
   const long long begin = split * chunk;
@@ -67,16 +92,21 @@ __global__ void __launch_bounds__(256) row_sum_split_vec(RowSumArgs<T> a, long l
     float acc[V];
 #pragma unroll
     for (int k = 0; k < V; ++k) acc[k] = 0.0f;
+    // Steps of kRowSumSplitUnroll whole vectors (no bounds tests: a tested load costs registers,
+    // as in rows_vec; 55 against 32 for 16-bit x), then the chunk's remaining vectors one by one
+    // (a few per thread at most once per chunk), its last partial vector through load_vec.
     const long long step = static_cast<long long>(blockDim.x) * kRowSumSplitUnroll;
-    for (long long base = threadIdx.x; base < vectors; base += step) {
-      float v[kRowSumSplitUnroll][V];
+    const long long whole = cols / V;
+    long long base = threadIdx.x;
+#pragma unroll 1
+    for (; base + step - blockDim.x < whole; base += step)
+      add_whole_vectors<T, V, kRowSumSplitUnroll>(x, a.x_col_stride, base, blockDim.x, acc);
+#pragma unroll 1
+    for (; base < vectors; base += blockDim.x) {
+      float v[V];
+      load_vec<T, V>(x, a.x_col_stride, cols, base * V, 0.0f, v);
 #pragma unroll
-      for (int u = 0; u < kRowSumSplitUnroll; ++u)
-        load_vec<T, V>(x, a.x_col_stride, cols, (base + static_cast<long long>(u) * blockDim.x) * V, 0.0f, v[u]);
-#pragma unroll
-      for (int u = 0; u < kRowSumSplitUnroll; ++u)
-#pragma unroll
-        for (int k = 0; k < V; ++k) acc[k] += v[u][k];
+      for (int k = 0; k < V; ++k) acc[k] += v[k];
     }
     const float sum = block_reduce(tree_sum<V>(acc), SumOp{}, scratch);
     if (threadIdx.x == 0) {

@@ -209,6 +209,18 @@ void online(const LaunchRequest& r) {
 // G = 16, P = 1 0.96 against G = 8, P = 2 0.86, f32 G = 32, P = 1, R = 2 0.98 against G = 8, P = 4
 // 0.97. A lane's sum has depth log2 V + (P - 1) + log2 G, counting additions of elements only
 // (those of the zero padding are exact): within the policy's n/32 + log2 n (ops/softmax/reference.cpp).
+// Blocks of 128 threads, and 64 for 16-bit rows of 4 or more vectors per lane: SM registers are
+// handed out per block, and those rows take ~53 registers per thread, 4 blocks of 256 (32 warps)
+// where blocks of 64 give 36; a smaller block also frees its slot sooner. Measured on the H200
+// (reports/h200/perf.md), fraction of the copy ceiling, 256 / 128 / 64 threads: bf16 1024 0.81 /
+// 0.91 / 0.93, bf16 512 0.94 / 0.98 / 0.98, bf16 128 0.95 / 0.97 / 0.78 (a block of 64 holds 4
+// rows: the block count, not the memory, sets the pace), f32 128 and 256 0.98 / 1.00 / 1.00,
+// f32 1024 0.98 / 0.97 / 0.97.
+template <typename T>
+constexpr int rows_vec_threads(int vectors_per_lane) {
+  return sizeof(T) == 2 && vectors_per_lane >= 4 ? 64 : 128;
+}
+
 template <typename T, int V>
 void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   constexpr bool kTwoRowsPerGroup = sizeof(T) == 4 && V > 1;  // for rows of one vector per lane
@@ -216,8 +228,9 @@ void rows_vec_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args) {
   const long long padded = next_pow2(vectors);
   const int g = static_cast<int>(padded < 32 ? padded : 32);
   const int p = static_cast<int>(padded > 32 ? padded / 32 : 1);
-  const long long rows_per_block = 256 / g * (kTwoRowsPerGroup && p == 1 ? 2 : 1);
-  const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
+  const int threads = rows_vec_threads<T>(p);
+  const long long rows_per_block = threads / g * (kTwoRowsPerGroup && p == 1 ? 2 : 1);
+  const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(threads);
   const auto launch = [&]<int G, int P>() {
     constexpr int R = kTwoRowsPerGroup && P == 1 ? 2 : 1;
     softmax_rows_vec<T, V, G, P, R><<<grid, block, 0, launch_stream(r)>>>(args);

@@ -1,9 +1,9 @@
 // softmax, narrow and mid rows (up to 32 lanes x P vectors x V elements): a group of G lanes
 // (G = 1, 2, ..., 32; several groups per warp when G < 32) per row, the row held in registers,
 // P independent 16-byte loads per lane issued before any arithmetic (loads in flight), reductions
-// by shuffles of width G inside the group. A group takes R rows, 256 / G rows apart (every load
-// instruction still covers whole rows), all loaded before the first is reduced. 256 threads per
-// block, R x 256 / G rows per block.
+// by shuffles of width G inside the group. A group takes R rows, blockDim / G rows apart (every
+// load instruction still covers whole rows), all loaded before the first is reduced. Blocks of at
+// most 256 threads (the launcher's rows_vec_threads), R x blockDim / G rows per block.
 // Vector access and the V = 1 any-layout path: kernels/common/vec_io.cuh.
 //
 // Padding: -inf for the max, 0 for the sum (set explicitly, never exp(-inf - max)). Per-thread

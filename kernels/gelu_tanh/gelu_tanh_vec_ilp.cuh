@@ -91,8 +91,8 @@ __global__ void __launch_bounds__(256) gelu_tanh_vec_ilp(GeluContiguousArgs<T> a
   const long long step = static_cast<long long>(gridDim.x) * tile;
   long long base = static_cast<long long>(blockIdx.x) * tile + threadIdx.x;
   // Whole tiles: kGeluUnroll unconditional loads in flight. (With each load guarded ptxas took 58
-  // registers for bf16 and 64 for f32, 4 blocks per SM; unguarded 32 and 46: bf16 0.92 -> 0.94 and
-  // f32 0.94 -> 0.97 of the copy ceiling on the H200, reports/h200/perf.md.)
+  // registers for bf16 and 64 for f32, 4 blocks per SM; unguarded 32 and 46: bf16 0.92 -> 0.93 and
+  // f32 0.94 -> 0.97 of the copy ceiling on the H200, reports/h200/perf.md Version 8.)
 #pragma unroll 1
   for (; base + tile - blockDim.x < vectors; base += step) {
     Vec v[kGeluUnroll];

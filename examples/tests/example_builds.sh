@@ -1,46 +1,29 @@
 #!/usr/bin/env bash
-# A user's own project, as the README's "Check your own kernel" starts it: `kverify new softmax
-# my_kernel` in a fresh folder outside the repository, configured with find_package(kverify)
-# against this checkout's configured build tree, only the CLI built (emu; no sanitizer flavors, no
-# CUDA, to stay short on the CI machine), then the project's own `ctest` must run and pass
-# kverify:my_kernel:emu. The same build carries examples/my_softmax (KVERIFY_VARIANT_DIRS):
-# `kverify list` must show it and `kverify check --variant my_softmax` must pass. The two other
-# ways in, add_subdirectory (KVERIFY_SOURCE) and KVERIFY_VARIANT_DIRS alone, are configured and
-# must register it in the generated table.
-#   example_builds.sh <kverify source> <kverify build (has kverifyConfig.cmake)> <work dir>
+# A user's own project, as the README's "Check your own kernel" starts it: ops/tests/extended_build.sh
+# made it with `kverify new softmax my_kernel`, configured it with find_package(kverify) against a
+# configured copy of this checkout, with examples/my_softmax in KVERIFY_VARIANT_DIRS, and built its
+# kverify CLI (emu; no sanitizer flavors, no CUDA). Here the project's own `ctest` must run and pass
+# kverify:my_kernel:emu, `kverify list` must show my_softmax and `kverify check --variant
+# my_softmax` must pass. The two other ways in, add_subdirectory (KVERIFY_SOURCE) and
+# KVERIFY_VARIANT_DIRS alone, are configured against this checkout and must register it in the
+# generated table.
+#   example_builds.sh <kverify source> <extended_build.sh's work dir> <work dir>
 set -euo pipefail
-src="$1" kv_build="$2" work="$3"
+src="$1" extended="$2" work="$3"
 example="$src/examples/my_softmax"
-jobs="$(nproc 2>/dev/null || echo 2)"
 opts=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DKVERIFY_ENABLE_CUDA=OFF -DKVERIFY_SANITIZER_FLAVORS=OFF)
+build="$extended/my_kernel/build"
+kv="$extended/cli"
+[[ -x $kv && -d $build ]] || { echo "FAIL: no my_kernel build in $extended (ops:extended_build builds it)"; exit 1; }
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
 cd "$work"  # kverify check writes kverify-check.json into the working folder
 
 step() { echo "== $*" >&2; }
 
-step "kverify new softmax my_kernel, in a folder outside the repository"
-outside="$(mktemp -d "${TMPDIR:-/tmp}/kverify-user.XXXXXX")"
-trap 'rm -rf "$outside"' EXIT  # the project and its build (the logs stay in the work dir)
-project="$outside/my_kernel"
-"$kv_build/tools/kverify" new softmax my_kernel --dir "$project" ||
-  { echo "FAIL: kverify new softmax my_kernel"; exit 1; }
-for f in CMakeLists.txt my_kernel.cu README.md; do
-  [[ -s $project/$f ]] || { echo "FAIL: kverify new wrote no $f"; exit 1; }
-done
-
-step "find_package: configure the new project (with examples/my_softmax) and build its kverify CLI"
-build="$project/build"
-cmake -S "$project" -B "$build" "${opts[@]}" -Dkverify_DIR="$kv_build" -DKVERIFY_VARIANT_DIRS="$example" \
-  >"$work/find_package.log" 2>&1 ||
-  { cat "$work/find_package.log"; echo "FAIL: configuring the new project with kverify_DIR=$kv_build"; exit 1; }
-cmake --build "$build" -j "$jobs" --target kverify >>"$work/find_package.log" 2>&1 ||
-  { tail -50 "$work/find_package.log"; echo "FAIL: building the new project's kverify"; exit 1; }
-kv="$build/kverify/tools/kverify"
-
 step "the project's own ctest runs kverify's catalogue on my_kernel"
 rc=0
-(cd "$outside" && ctest --test-dir "$build" --output-on-failure) >"$work/ctest.txt" 2>&1 || rc=$?
+(cd "$work" && ctest --test-dir "$build" --output-on-failure) >"$work/ctest.txt" 2>&1 || rc=$?
 tail -5 "$work/ctest.txt"
 grep -qE 'kverify:my_kernel:emu .*Passed' "$work/ctest.txt" && grep -q '100% tests passed' "$work/ctest.txt" &&
   [[ $rc -eq 0 ]] || { cat "$work/ctest.txt"; echo "FAIL: the new project's ctest (exit $rc)"; exit 1; }
@@ -65,4 +48,4 @@ for t in add_subdirectory/kverify variant_dirs; do
   grep -q '.name = "my_softmax"' "$work/$t/variants/kverify_added_variants.cpp" ||
     { echo "FAIL: $t: my_softmax missing from the generated registration table"; exit 1; }
 done
-echo "PASS: kverify new softmax my_kernel builds against kverify (find_package) outside the repository and its ctest passes; examples/my_softmax is listed and passes check; add_subdirectory and KVERIFY_VARIANT_DIRS register it"
+echo "PASS: kverify new softmax my_kernel, built against kverify (find_package), passes its own ctest; examples/my_softmax is listed and passes check; add_subdirectory and KVERIFY_VARIANT_DIRS register it"

@@ -5,6 +5,9 @@
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/row_sum/row_sum_kernels.cuh"
 #include "kernels/row_sum/row_sum_vec.cuh"
+#if defined(KV_BACKEND)
+#include "rows_vec_launch.cuh"  // by a relative path: the emu build's rewritten copy
+#endif
 
 namespace kverify::kernels::row_sum {
 
@@ -58,12 +61,6 @@ inline bool row_sum_vector_path(const LaunchRequest& r) {
   return vector_rows_ok(r.tensors[0].layout, reinterpret_cast<std::uintptr_t>(r.tensors[0].data), size_of(r.dtype));
 }
 
-inline long long row_sum_next_pow2(long long n) {
-  long long p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
 
@@ -99,88 +96,6 @@ void split_row(const LaunchRequest& r) {
         args, plan.splits, static_cast<const float*>(partials));
     check_launch("row_sum_split_combine<T>");
   });
-}
-
-// rows_vec, rows of >= 32 vectors: G = 32 lanes, P = 4 vectors per lane per step (one step covers
-// 32 x 4 vectors). Narrower rows: the fewest lanes G (so each lane keeps P = its vectors, up to 4,
-// in flight: ncu, reports/h200/perf.md) whose addition depth ceil(n / (V G)) + log2 V + log2 G stays within
-// the policy's ceil(n/32) + 5 (ops/row_sum/reference.cpp). The any-layout path (V = 1) keeps G = the
-// row's vectors and P = 1 (fewer instantiations).
-inline int row_sum_log2(long long p) {
-  int l = 0;
-  while ((1LL << l) < p) ++l;
-  return l;
-}
-inline int rows_vec_lanes(long long cols, int v) {
-  const long long vectors = (cols + v - 1) / v;
-  if (vectors >= 32) return 32;
-  const long long widest = row_sum_next_pow2(vectors);
-  if (v == 1) return static_cast<int>(widest);
-  for (long long g = 1; g < widest; g *= 2)
-    if ((vectors + g - 1) / g <= 4 &&
-        (cols + v * g - 1) / (v * g) + row_sum_log2(v) + row_sum_log2(g) <= (cols + 31) / 32 + 5)
-      return static_cast<int>(g);
-  return static_cast<int>(widest);
-}
-
-template <typename T, int V>
-void rows_vec_launch(const LaunchRequest& r, const RowSumArgs<T>& args) {
-  const long long vectors = (args.cols + V - 1) / V;
-  const int g = rows_vec_lanes(args.cols, V);
-  const long long rows_per_block = 256 / g;
-  const dim3 grid(static_cast<unsigned>((args.rows + rows_per_block - 1) / rows_per_block)), block(256);
-  // G lanes, P vectors per lane per step; the Whole kernel (no bounds tests) when every step is
-  // whole, i.e. the row is a multiple of V G P elements.
-  const auto launch = [&]<int G, int P>() {
-    if constexpr (V > 1) {
-      if (args.cols % (V * G * P) == 0) {
-        row_sum_rows_vec<T, V, G, P, true><<<grid, block, 0, launch_stream(r)>>>(args);
-        check_launch("row_sum_rows_vec<T, V, G, P, true>");
-        return;
-      }
-    }
-    row_sum_rows_vec<T, V, G, P, false><<<grid, block, 0, launch_stream(r)>>>(args);
-    check_launch("row_sum_rows_vec<T, V, G, P, false>");
-  };
-  if (g == 32) {
-    launch.template operator()<32, 4>();
-    return;
-  }
-  const int p = static_cast<int>(row_sum_next_pow2((vectors + g - 1) / g));
-  const auto with_p = [&]<int G>() {
-    if constexpr (V == 1) {
-      launch.template operator()<G, 1>();
-    } else {
-      switch (p) {
-        case 1:
-          launch.template operator()<G, 1>();
-          break;
-        case 2:
-          launch.template operator()<G, 2>();
-          break;
-        default:
-          launch.template operator()<G, 4>();
-          break;
-      }
-    }
-  };
-  switch (g) {
-    case 1:
-      with_p.template operator()<1>();
-      break;
-    case 2:
-      with_p.template operator()<2>();
-      break;
-    case 4:
-      with_p.template operator()<4>();
-      break;
-    case 8:
-      with_p.template operator()<8>();
-      break;
-    default:
-      with_p.template operator()<16>();
-      break;
-  }
 }
 
 void rows_vec(const LaunchRequest& r) {

@@ -1,27 +1,45 @@
 #!/usr/bin/env bash
-# kverify as a user extends it, built once for the tests that check each way in: a copy of this
-# checkout (its tracked files) gets the toy op `scale` (ops/tests/toy_op: ops/scale/ and
-# kernels/scale/) and the line KVERIFY_OP(scale) in ops/ops.def, nothing else in the tree, and is
-# configured with KVERIFY_VARIANT_DIRS naming the copy's examples/cuda_styles and examples/your_terms
-# (variants from outside folders); only the CLI is built (emu, no sanitizer flavors: short on the
-# CI machine). ops/tests/add_op.sh and examples/tests/cuda_styles.sh then run its
-# WORK_DIR/build/tools/kverify.
-#   extended_build.sh SOURCE_DIR WORK_DIR
+# kverify as users extend it, built once for every test that checks a way in (each full build of
+# kverify is minutes on the CI machine, so the ways in share one):
+#   - an op added in its own folders: a copy of this checkout (its tracked files) gets the toy op
+#     `scale` (ops/tests/toy_op: ops/scale/ and kernels/scale/) and the line KVERIFY_OP(scale) in
+#     ops/ops.def, nothing else in the tree;
+#   - a user's own project, as the README's "Check your own kernel" starts it: `kverify new softmax
+#     my_kernel` in a folder outside that copy, configured with find_package(kverify) against the
+#     copy's configured build tree;
+#   - variants from outside folders: the project is configured with KVERIFY_VARIANT_DIRS naming the
+#     copy's examples/cuda_styles, examples/your_terms and examples/my_softmax.
+# Only the project's kverify CLI is built (emu, no sanitizer flavors). ops/tests/add_op.sh,
+# examples/tests/cuda_styles.sh and examples/tests/example_builds.sh then run WORK_DIR/cli.
+#   extended_build.sh SOURCE_DIR WORK_DIR KVERIFY_CLI (this checkout's, for `kverify new`)
 set -u
-src="$1" work="$2"
+src="$1" work="$2" kv="$3"
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$work"
 mkdir -p "$work/tree"
-(cd "$src" && git ls-files -z | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$work/tree" || fail "cannot copy the checkout"
-cp -r "$src/ops/tests/toy_op/." "$work/tree/"
-echo "KVERIFY_OP(scale)" >>"$work/tree/ops/ops.def"
-changed="$(cd "$work/tree" && find ops/scale kernels/scale -type f | sort | tr '\n' ' ')"
+work="$(cd "$work" && pwd)"
+tree="$work/tree"
+(cd "$src" && git ls-files -z | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$tree" || fail "cannot copy the checkout"
+cp -r "$src/ops/tests/toy_op/." "$tree/"
+echo "KVERIFY_OP(scale)" >>"$tree/ops/ops.def"
+changed="$(cd "$tree" && find ops/scale kernels/scale -type f | sort | tr '\n' ' ')"
 echo "added: $changed+ one line in ops/ops.def"
-variant_dirs="$work/tree/examples/cuda_styles;$work/tree/examples/your_terms"
-echo "configured with KVERIFY_VARIANT_DIRS=$variant_dirs"
-cmake -S "$work/tree" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKVERIFY_ENABLE_CUDA=OFF \
-  -DKVERIFY_SANITIZER_FLAVORS=OFF -DKVERIFY_VARIANT_DIRS="$variant_dirs" >"$work/configure.log" 2>&1 ||
-  { tail -20 "$work/configure.log"; fail "configure"; }
-cmake --build "$work/build" -j "$(nproc)" --target kverify >"$work/build.log" 2>&1 ||
+
+opts=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DKVERIFY_ENABLE_CUDA=OFF -DKVERIFY_SANITIZER_FLAVORS=OFF)
+cmake -S "$tree" -B "$work/kverify" "${opts[@]}" >"$work/configure.log" 2>&1 ||
+  { tail -20 "$work/configure.log"; fail "configure the copy"; }
+[[ -f $work/kverify/kverifyConfig.cmake ]] || fail "configuring the copy wrote no kverifyConfig.cmake"
+
+project="$work/my_kernel"
+"$kv" new softmax my_kernel --dir "$project" >"$work/new.log" 2>&1 || { cat "$work/new.log"; fail "kverify new softmax my_kernel"; }
+for f in CMakeLists.txt my_kernel.cu README.md; do
+  [[ -s $project/$f ]] || fail "kverify new wrote no $f"
+done
+variant_dirs="$tree/examples/cuda_styles;$tree/examples/your_terms;$tree/examples/my_softmax"
+echo "my_kernel (kverify new) configured with kverify_DIR=$work/kverify KVERIFY_VARIANT_DIRS=$variant_dirs"
+cmake -S "$project" -B "$project/build" "${opts[@]}" -Dkverify_DIR="$work/kverify" -DKVERIFY_VARIANT_DIRS="$variant_dirs" \
+  >>"$work/configure.log" 2>&1 || { tail -20 "$work/configure.log"; fail "configure my_kernel with find_package(kverify)"; }
+cmake --build "$project/build" -j "$(nproc)" --target kverify >"$work/build.log" 2>&1 ||
   { grep -m5 -A3 error "$work/build.log"; fail "build (the whole log: $work/build.log)"; }
-echo "PASS: kverify with the op scale and the variants of examples/cuda_styles and examples/your_terms built: $work/build/tools/kverify"
+ln -sfn "$project/build/kverify/tools/kverify" "$work/cli"
+echo "PASS: kverify with the op scale, my_kernel and the variants of examples/cuda_styles, examples/your_terms and examples/my_softmax built: $work/cli"

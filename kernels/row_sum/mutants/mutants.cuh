@@ -15,6 +15,7 @@
 //   mutant_unfenced_last_block     the last block combines the others' partials, no __threadfence
 //                                  before the ticket (cross-block; emu's serial blocks get the values right)
 //   mutant_uninit_shared           a block sums partials that threads past the row never wrote
+// mutant_whole_rows_by_lanes gives rows_vec's unchecked kernel rows whose steps reach past the row.
 // mutant_capped_grid stops its grid at 65535 blocks: the boundary Case of 65537 rows kills it.
 // mutant_int32_offsets computes element offsets in int: the far layouts (rows 2^31 elements apart on
 // a tiny tensor, pipeline/guarded_image.hpp) kill it on emu, where only `kverify huge` did on a GPU.
@@ -33,6 +34,9 @@
 #undef KV_BACKEND
 #include "kernels/row_sum/launchers.inl"
 #pragma pop_macro("KV_BACKEND")
+#if defined(KV_BACKEND)
+#include "../rows_vec_launch.cuh"  // by a relative path: the emu build's rewritten copy
+#endif
 
 namespace kverify::kernels::row_sum::mutants {
 
@@ -354,6 +358,21 @@ void uninit_shared(const LaunchRequest& r) {
 
 // A launcher that refuses every Case (as a user's launcher with a host-side check too strict would):
 // no kernel runs, so no guard can have held; every property must fail it, none may count it a pass.
+// rows_vec whose unchecked kernel takes rows of a multiple of V G elements: where a row is not also
+// a multiple of V G P, each lane's step loads vectors past the row's end (the next row's elements,
+// or past the last row, the guard).
+void whole_rows_by_lanes(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    if (a.cols > kRowSumRowsVecMaxColumns) throw std::invalid_argument("rows_vec takes rows of at most 1024 columns");
+    if (row_sum_vector_path(r))
+      ::kverify::kernels::row_sum::KV_BACKEND::rows_vec_launch<T, kLanesPerVector<T>, RowsVecWholeRows::multiple_of_lanes>(
+          r, a);
+    else
+      ::kverify::kernels::row_sum::KV_BACKEND::rows_vec_launch<T, 1>(r, a);
+  });
+}
+
 void refuses_every_case(const LaunchRequest&) {
   throw std::invalid_argument("row_sum mutant_refuses_every_case: this launcher refuses every Case");
 }

@@ -85,11 +85,11 @@ void contiguous_vec(const LaunchRequest& r) {
 }
 
 // vec_ilp: the same precondition and fallback as contiguous_vec; kGeluUnroll vectors in flight per
-// thread, one block per tile of 256 x kGeluUnroll vectors: f32 takes every tile in a block of its
-// own (no grid-stride loop), f16/bf16 at most 132 x 32 blocks. Measured on the H200 at 2^28
-// elements (reports/h200/perf.md): f32 0.88 of the copy ceiling with 132 x 8 blocks, 0.91 with
-// 132 x 32, 0.94 with a block per tile; bf16 0.915, 0.924 and 0.90.
-inline constexpr long long kMaxBlocks16 = 132 * 32;
+// thread, every tile of 256 x kGeluUnroll vectors in a block of its own (no grid-stride loop).
+// Measured on the H200 at 2^28 elements (reports/h200/perf.md): f32 0.88 of the copy ceiling with
+// 132 x 8 blocks, 0.91 with 132 x 32, 0.94 with a block per tile; bf16 at 32 registers (Version 8)
+// 0.92 with 132 x 16, 0.94 with 132 x 32, 0.96 with 132 x 64 and 0.98 with a block per tile (2 or 8
+// vectors per thread instead of 4: 0.96 at best).
 void vec_ilp(const LaunchRequest& r) {
   if (!takes_vector_path(r)) {
     strided(r);
@@ -101,8 +101,7 @@ void vec_ilp(const LaunchRequest& r) {
     const long long vectors = args.n / GeluVector<T>::kLanes;
     const long long per_block = kThreads * kGeluUnroll;
     const long long tiles = std::max(1LL, (vectors + per_block - 1) / per_block);
-    const auto blocks =
-        static_cast<unsigned>(sizeof(T) == 4 ? std::min(tiles, 0x7fffffffLL) : std::min(tiles, kMaxBlocks16));
+    const auto blocks = static_cast<unsigned>(std::min(tiles, 0x7fffffffLL));
     gelu_tanh_vec_ilp<T><<<dim3(blocks), dim3(kThreads), 0, launch_stream(r)>>>(args);
     check_launch("gelu_tanh_vec_ilp<T>");
   });

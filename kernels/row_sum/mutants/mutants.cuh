@@ -356,8 +356,6 @@ void uninit_shared(const LaunchRequest& r) {
   });
 }
 
-// A launcher that refuses every Case (as a user's launcher with a host-side check too strict would):
-// no kernel runs, so no guard can have held; every property must fail it, none may count it a pass.
 // rows_vec whose unchecked kernel takes rows of a multiple of V G elements: where a row is not also
 // a multiple of V G P, each lane's step loads vectors past the row's end (the next row's elements,
 // or past the last row, the guard).
@@ -373,6 +371,8 @@ void whole_rows_by_lanes(const LaunchRequest& r) {
   });
 }
 
+// A launcher that refuses every Case (as a user's launcher with a host-side check too strict would):
+// no kernel runs, so no guard can have held; every property must fail it, none may count it a pass.
 void refuses_every_case(const LaunchRequest&) {
   throw std::invalid_argument("row_sum mutant_refuses_every_case: this launcher refuses every Case");
 }

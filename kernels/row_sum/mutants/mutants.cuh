@@ -364,8 +364,8 @@ void whole_rows_by_lanes(const LaunchRequest& r) {
     const auto a = row_sum_args<T>(r);
     if (a.cols > kRowSumRowsVecMaxColumns) throw std::invalid_argument("rows_vec takes rows of at most 1024 columns");
     if (row_sum_vector_path(r))
-      ::kverify::kernels::row_sum::KV_BACKEND::rows_vec_launch<T, kLanesPerVector<T>, RowsVecWholeRows::multiple_of_lanes>(
-          r, a);
+      ::kverify::kernels::row_sum::KV_BACKEND::rows_vec_launch<T, kLanesPerVector<T>,
+                                                               RowsVecWholeRows::multiple_of_lanes>(r, a);
     else
       ::kverify::kernels::row_sum::KV_BACKEND::rows_vec_launch<T, 1>(r, a);
   });

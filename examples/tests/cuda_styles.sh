@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # examples/cuda_styles and examples/your_terms as a user runs them: kverify configured with
 # KVERIFY_VARIANT_DIRS pointing at the folders (ops/tests/extended_build.sh builds it: emu only, no
-# sanitizer flavors); then `kverify check` must pass every cuda_styles example and fail (kill) every
-# planted-bug copy, and each your_terms registration must show what its declaration does: SKIPPED
+# sanitizer flavors); then `kverify check` must pass every cuda_styles example, `kverify mutants` must
+# kill every planted-bug copy (and `check` fail one of them), and each your_terms registration must
+# show what its declaration does: SKIPPED
 # outside a declared domain with draws inside it, a launcher's assert failing its Cases while the
 # run completes, a fast-math build passing under POLICY fast_math only.
 #   cuda_styles.sh <examples folder the CLI was built with> <that kverify CLI> <work dir> [budget per property, default 20]
@@ -18,17 +19,28 @@ cd "$work"  # kverify check writes kverify-check.json into the working folder
 mapfile -t variants < <(sed -En 's/^kverify_add_(variant|kernel)\(NAME ([a-z0-9_]*) OP ([a-z_]*).*/\3 \2/p' "$examples"/*/CMakeLists.txt)
 [[ ${#variants[@]} -ge 12 ]] || { echo "FAIL: expected six examples and six mutants in $examples, found ${#variants[@]}"; exit 1; }
 failed=0
-for entry in "${variants[@]}"; do
-  read -r op name <<<"$entry"
-  rc=0
+check_variant() {  # check_variant OP NAME WANT: `kverify check` of one variant must exit WANT
+  local op="$1" name="$2" want="$3" rc=0 summary
   "$kv" check --backend emu --op "$op" --variant "$name" --budget "$budget" --json "$work/$name.json" >"$work/$name.txt" 2>&1 || rc=$?
   summary="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/$name.txt" | tail -1 || true)"
-  if [[ $name == mutant_* ]]; then
-    if [[ $rc -eq 1 ]]; then echo "killed  $op/$name: $summary"; else echo "SURVIVED $op/$name (exit $rc)"; tail -20 "$work/$name.txt"; failed=1; fi
-  else
-    if [[ $rc -eq 0 ]]; then echo "passed  $op/$name: $summary"; else echo "FAILED  $op/$name (exit $rc)"; tail -40 "$work/$name.txt"; failed=1; fi
-  fi
+  if [[ $rc -eq $want ]]; then echo "check exit $rc  $op/$name: $summary"; else echo "WRONG   $op/$name: check exit $rc, expected $want"; tail -40 "$work/$name.txt"; failed=1; fi
+}
+mutants=()
+for entry in "${variants[@]}"; do
+  read -r op name <<<"$entry"
+  if [[ $name == mutant_* ]]; then mutants+=(--only "$op/$name"); else check_variant "$op" "$name" 0; fi
 done
+# The planted bugs through the mutation self-test, which stops each at the first property that
+# kills it (check runs every boundary Case of a mutant too: 40 s for a 256-thread block per row).
+rc=0
+"$kv" mutants --backend emu --budget "$budget" --fuzz-time 0 --out "$work/mutants" "${mutants[@]}" >"$work/mutants.txt" 2>&1 || rc=$?
+killed="$(grep -cE '^  \[[0-9/]+.*\] [a-z_]+/mutant_[a-z0-9_]+: killed by ' "$work/mutants.txt" || true)"
+if [[ $rc -eq 0 && $killed -eq $((${#mutants[@]} / 2)) ]]; then
+  echo "killed  $killed planted bugs (kverify mutants): $(grep -E '^Catalogue:' "$work/mutants.txt" | cut -d. -f1)"
+else
+  echo "SURVIVED: kverify mutants exit $rc, $killed of $((${#mutants[@]} / 2)) killed"; cat "$work/mutants.txt"; failed=1
+fi
+check_variant gelu_tanh mutant_half2_gelu_drop_tail 1  # and check, as a user runs it, fails one
 
 # examples/your_terms: one expectation per registration (its CMakeLists.txt says which).
 expect() {  # expect NAME EXIT PATTERN...: exit status and lines the output must hold

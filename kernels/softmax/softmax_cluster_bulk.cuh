@@ -24,7 +24,12 @@
 //   f16/bf16: pass 3 recomputes exp(x - M) (the slice is kept 16-bit: no room for f32 values)
 //     and stores it times 1 / S; S carries the pair combination's exp(m_b - M) (expf, 2 ulp) and
 //     one product per pair, 2.5 eps32 more than a plain sum: far below the output ulp the 16-bit
-//     policy adds (ops/softmax/reference.cpp).
+//     policy adds (ops/softmax/reference.cpp). Both passes take the fast exp as E = 2^64 exp
+//     (softmax_exp_times_2_64) and apply its 2^-64 once: to the block's sum, and folded into the
+//     factor 2^-64 / S (>= 2^-84, exact). A power-of-two scale commutes with rounding outside the
+//     subnormals, so the sum and y = E (2^-64 / S) carry the bits of summing and scaling
+//     e = E 2^-64, except where e was subnormal, where they skip its rounding (the sum's terms
+//     stay below n 2^64 <= 2^84, far from overflow). Two multiplications per element fewer.
 //   f32, one block (C = 1, m_b = M): pass 2 keeps e = exp(x - M) in place of x in shared memory;
 //     y = e / S, as the register kernels.
 //   f32, C > 1: y = e * (exp(m_b - M) / S), one division per block: per element expf twice
@@ -149,6 +154,13 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
       if (p * threads + t < vectors) max = vector_max<T, V>(buf[p * threads + t], max);
     const float block_max = block_reduce(max, MaxOp{}, red[0]);
 
+    // The terms of the block's sum: f32 e (kept for pass 3), 16-bit 2^64 e.
+    const auto term = [&](float x) {
+      if constexpr (sizeof(T) == 4)
+        return softmax_exp<T>(x, block_max);
+      else
+        return softmax_exp_times_2_64(x, block_max);
+    };
     float acc[V];
 #pragma unroll
     for (int k = 0; k < V; ++k) acc[k] = 0.0f;
@@ -159,16 +171,16 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
         Vec v = buf[j];
 #pragma unroll
         for (int k = 0; k < V; ++k) {
-          const float e = softmax_exp<T>(kv::to_f32(v.lane[k]), block_max);
+          const float e = term(kv::to_f32(v.lane[k]));
           acc[k] += e;
           if constexpr (sizeof(T) == 4) v.lane[k] = e;
         }
         if constexpr (sizeof(T) == 4) buf[j] = v;
       }
     }
-    const float tail_e = tail_thread ? softmax_exp<T>(tail_x, block_max) : 0.0f;
+    const float tail_e = tail_thread ? term(tail_x) : 0.0f;
     acc[0] += tail_e;
-    const float block_sum = block_reduce(tree_sum<V>(acc), SumOp{}, red[1]);
+    const float block_sum = block_reduce(tree_sum<V>(acc), SumOp{}, red[1]) * (sizeof(T) == 2 ? 0x1p-64f : 1.0f);
 
     // One block is its own cluster: nothing to exchange (and an asynchronous store to the
     // shared::cluster window of a one-block cluster is an invalid write for compute-sanitizer).
@@ -181,17 +193,17 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
     }
     const float row_max = row_total.x, sum = row_total.y;
 
-    // y = e * factor: 16-bit factor = 1 / S (softmax_scale_factor), f32 across blocks
-    // exp(m_b - M) / S; f32 in one block divides e by S.
+    // y = e * factor: 16-bit factor = 2^-64 / S (softmax_scale_factor) for 2^64 e, f32 across
+    // blocks exp(m_b - M) / S; f32 in one block divides e by S.
     const bool divides = sizeof(T) == 4 && blocks == 1;
-    const float factor = sizeof(T) == 2 ? softmax_scale_factor<T>(sum)
+    const float factor = sizeof(T) == 2 ? softmax_scale_factor<T>(sum) * 0x1p-64f
                          : divides      ? sum
                                         : softmax_exp<float>(block_max, row_max) / sum;
     const auto out = [&](float value) {  // value: the stored e (f32) or x (16-bit)
       if constexpr (sizeof(T) == 4)
         return divides ? value / factor : value * factor;
       else
-        return softmax_exp<T>(value, row_max) * factor;
+        return softmax_exp_times_2_64(value, row_max) * factor;
     };
 #pragma unroll
     for (int p = 0; p < P; ++p) {

@@ -11,10 +11,11 @@
 set -euo pipefail
 src="$1" extended="$2" work="$3"
 example="$src/examples/my_softmax"
-opts=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DKVERIFY_ENABLE_CUDA=OFF -DKVERIFY_SANITIZER_FLAVORS=OFF)
 build="$extended/my_kernel/build"
 kv="$extended/cli"
-[[ -x $kv && -d $build ]] || { echo "FAIL: no my_kernel build in $extended (ops:extended_build builds it)"; exit 1; }
+[[ -x $kv && -d $build && -f $extended/cmake-options ]] ||
+  { echo "FAIL: no my_kernel build in $extended (ops:extended_build builds it)"; exit 1; }
+mapfile -t opts <"$extended/cmake-options"  # the configure options of that build
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
 cd "$work"  # kverify check writes kverify-check.json into the working folder

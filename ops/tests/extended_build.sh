@@ -25,7 +25,11 @@ echo "KVERIFY_OP(scale)" >>"$tree/ops/ops.def"
 changed="$(cd "$tree" && find ops/scale kernels/scale -type f | sort | tr '\n' ' ')"
 echo "added: $changed+ one line in ops/ops.def"
 
-opts=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DKVERIFY_ENABLE_CUDA=OFF -DKVERIFY_SANITIZER_FLAVORS=OFF)
+# Release at the main build's -O2 (CMake's -O3 compiles a fifth slower); example_builds.sh reads
+# the same options from $work/cmake-options.
+opts=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DKVERIFY_ENABLE_CUDA=OFF
+  -DKVERIFY_SANITIZER_FLAVORS=OFF)
+printf '%s\n' "${opts[@]}" >"$work/cmake-options"
 cmake -S "$tree" -B "$work/kverify" "${opts[@]}" >"$work/configure.log" 2>&1 ||
   { tail -20 "$work/configure.log"; fail "configure the copy"; }
 [[ -f $work/kverify/kverifyConfig.cmake ]] || fail "configuring the copy wrote no kverifyConfig.cmake"

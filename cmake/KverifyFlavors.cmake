@@ -114,17 +114,11 @@ function(kv_gtest name)
     set_target_properties(${name} PROPERTIES EXCLUDE_FROM_ALL ON)
     return()
   endif()
-  # A suite of several files parses GoogleTest's headers once, as a precompiled header (about 2.5 s
-  # of each file's compile); for one or two files the header's own build costs as much.
-  list(LENGTH KV_SOURCES source_count)
   foreach(flavor IN LISTS KV_FLAVORS)
     if(NOT flavor STREQUAL "plain" AND NOT KVERIFY_SANITIZER_FLAVORS)
       continue()
     endif()
     _kv_flavor_name(target ${name} ${flavor})
-    if(source_count GREATER 2)
-      target_precompile_headers(${target} PRIVATE <gtest/gtest.h>)
-    endif()
     set(env ${KV_ENV})
     # One ctest entry per test case, so a skipped case shows as skipped and the rest as passed.
     gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST TEST_PREFIX "${flavor}:"

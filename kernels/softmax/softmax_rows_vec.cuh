@@ -36,6 +36,18 @@ __device__ __forceinline__ float softmax_normalise(float e, float factor) {
     return e / factor;
 }
 
+// 2^64 exp(x - max), the 16-bit exp before its product by 2^-64: a kernel that sums these and
+// scales each output anyway takes the 2^-64 once per row instead (softmax_cluster_bulk.cuh).
+__device__ __forceinline__ float softmax_exp_times_2_64(float x, float max) {
+#if defined(__CUDA_ARCH__)
+  float e;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(fmaf(x - max, 1.4426950408889634f, 64.0f)));
+  return e;
+#else
+  return __expf(x - max) * 0x1p64f;
+#endif
+}
+
 // exp(x - max). f32 storage: expf (<= 2 ulp, the policy's term). f16/bf16 storage: the fast exp
 // (the 16-bit kernels are instruction-bound, ncu on the H200, reports/h200/perf.md), within the
 // 16-bit policy (ops/softmax/reference.cpp): the bound adds a whole output ulp, of which the
@@ -49,17 +61,6 @@ __device__ __forceinline__ float softmax_normalise(float e, float factor) {
 //   the product by 2^-64 is exact or rounds once into the subnormals. Without .ftz nvcc wraps
 //   ex2 in a subnormal rescaling (an FSETP and two FMULs per exp in the SASS).
 //   On emu: __expf.
-// 2^64 exp(x - max), the 16-bit exp before its product by 2^-64: a kernel that sums these and
-// scales each output anyway takes the 2^-64 once per row instead (softmax_cluster_bulk.cuh).
-__device__ __forceinline__ float softmax_exp_times_2_64(float x, float max) {
-#if defined(__CUDA_ARCH__)
-  float e;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(fmaf(x - max, 1.4426950408889634f, 64.0f)));
-  return e;
-#else
-  return __expf(x - max) * 0x1p64f;
-#endif
-}
 template <typename T>
 __device__ __forceinline__ float softmax_exp(float x, float max) {
   if constexpr (sizeof(T) == 2) {

@@ -49,8 +49,9 @@ namespace kverify {
 
 Expectations matmul_relu_reference(const TensorView& a, const TensorView& b);
 std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k);
-// The eager composition in the storage precision (reference/baseline.hpp): an f32 fma chain over
-// K, the sum stored in the storage dtype, then the ReLU.
+// The eager composition in the storage precision (reference/baseline.hpp): f32 fma chains over K
+// (in sequence, and K cut into 2 and 4 ranges: per element the worst of these orders), the sum
+// stored in the storage dtype, then the ReLU.
 std::vector<double> matmul_relu_eager(const TensorView& a, const TensorView& b, DType storage);
 
 // The contract's ReLU on the f64 reference value: NaN stays NaN, v <= 0 gives +0.

@@ -163,21 +163,61 @@ std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k) {
   return std::make_unique<MatmulReluTolerance>(dtype, k);
 }
 
+// An eager f32 GEMM has no single summation order: a CPU loop runs k in sequence, cuBLAS cuts K
+// into ranges when the tiles are too few to fill the GPU and adds the ranges' sums. Which order
+// is more accurate depends on the input: where every rounding goes the same way (values a few ulps
+// apart), the error of a chain drifts with each binade its partial sum crosses and can cancel at
+// one length (the sequential chain of 409 such terms is off by 4 units where each half of it is
+// off by 10-20). One order's luck must not be the bar, so per element the baseline takes the
+// worst of the sequential chain and of K cut into 2 and into 4 contiguous ranges, each range a
+// sequential chain and the ranges' sums added in order. "Worst" is the farthest from the f64 dot
+// product, whose own error (K 2^-53 sum|ab|) is far below the orders' differences.
 std::vector<double> matmul_relu_eager(const TensorView& a, const TensorView& b, DType storage) {
   const StorageRounding q{storage};
   const std::int64_t M = a.rows(), K = a.cols(), N = b.cols();
+  constexpr int kOrders = 3;
+  constexpr std::int64_t kRangesPerOrder[kOrders] = {1, 2, 4};
+  struct RangeSum {
+    float range = 0, total = 0;  // the running range's chain; the finished ranges' sum
+  };
   std::vector<double> y;
-  std::vector<float> acc(static_cast<std::size_t>(N));
+  y.reserve(static_cast<std::size_t>(M * N));
+  std::vector<RangeSum> acc(static_cast<std::size_t>(N * kOrders));
+  std::vector<double> f64(static_cast<std::size_t>(N));
   for (std::int64_t m = 0; m < M; ++m) {
-    std::fill(acc.begin(), acc.end(), 0.0f);
-    // Every C[m][n] accumulates its products k ascending, one fma each (B read a row at a time).
+    std::fill(acc.begin(), acc.end(), RangeSum{});
+    std::fill(f64.begin(), f64.end(), 0.0);
+    // Every order accumulates its products k ascending, one fma each (B read a row at a time).
     for (std::int64_t k = 0; k < K; ++k) {
       const auto ak = static_cast<float>(a.at(m, k));
-      for (std::int64_t n = 0; n < N; ++n)
-        acc[static_cast<std::size_t>(n)] =
-            std::fma(ak, static_cast<float>(b.at(k, n)), acc[static_cast<std::size_t>(n)]);
+      for (int o = 0; o < kOrders; ++o) {
+        const std::int64_t range_length = (K + kRangesPerOrder[o] - 1) / kRangesPerOrder[o];
+        if (k > 0 && k % range_length == 0)
+          for (std::int64_t n = 0; n < N; ++n) {
+            RangeSum& s = acc[static_cast<std::size_t>(n * kOrders + o)];
+            s = {0.0f, s.total + s.range};
+          }
+      }
+      for (std::int64_t n = 0; n < N; ++n) {
+        const auto bkn = static_cast<float>(b.at(k, n));
+        f64[static_cast<std::size_t>(n)] += static_cast<double>(ak) * bkn;
+        for (int o = 0; o < kOrders; ++o) {
+          RangeSum& s = acc[static_cast<std::size_t>(n * kOrders + o)];
+          s.range = std::fma(ak, bkn, s.range);
+        }
+      }
     }
-    for (float v : acc) y.push_back(relu_keep_nan(q(v)));
+    for (std::int64_t n = 0; n < N; ++n) {
+      const double exact_enough = f64[static_cast<std::size_t>(n)];
+      float worst = acc[static_cast<std::size_t>(n * kOrders)].range;  // the sequential chain
+      for (int o = 1; o < kOrders; ++o) {
+        const RangeSum& s = acc[static_cast<std::size_t>(n * kOrders + o)];
+        const float v = s.total + s.range;
+        // NaN distances (NaN or infinite terms) compare false: the sequential chain stays.
+        if (std::fabs(v - exact_enough) > std::fabs(worst - exact_enough)) worst = v;
+      }
+      y.push_back(relu_keep_nan(q(worst)));
+    }
   }
   return y;
 }

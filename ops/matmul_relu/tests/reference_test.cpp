@@ -3,6 +3,7 @@
 // tolerance policy's shape.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -162,6 +163,42 @@ TEST(MatmulReluReference, NonFiniteInputsPropagateAndReluKeepsNan) {
 
 TEST(MatmulReluReference, RejectsMismatchedInnerDimensions) {
   EXPECT_THROW(kverify::matmul_relu_reference(f64_rows(kA, 2, 3), f64_rows(kB, 2, 3)), std::invalid_argument);
+}
+
+// One row of K values a few f32 ulps apart (the nearties recipe: every rounding goes one way)
+// times ones: the products are the values, and their sum is exact in f64 (multiples of 2^10 below
+// 2^53). The eager baseline must be as far off as the worst of its three orders, each written
+// out here as its own loop: the sequential chain, and K cut into 2 and into 4 ranges.
+TEST(MatmulReluEager, IsTheWorstOfTheSequentialChainAndItsRangeCuts) {
+  const float scale = 1e10f;
+  int lucky_lengths = 0;
+  for (const std::int64_t K : {100, 200, 409, 600, 800, 1200}) {
+    std::vector<double> a(static_cast<std::size_t>(K)), ones(static_cast<std::size_t>(K), 1.0);
+    double exact = 0;
+    for (std::int64_t k = 0; k < K; ++k) {
+      a[static_cast<std::size_t>(k)] =
+          static_cast<double>(scale * (1.0f + static_cast<float>(k * 5 % 9 - 4) * 0x1.0p-22f));
+      exact += a[static_cast<std::size_t>(k)];
+    }
+    const auto cut_sum = [&](std::int64_t ranges) {
+      const std::int64_t length = (K + ranges - 1) / ranges;
+      float total = 0;
+      for (std::int64_t start = 0; start < K; start += length) {
+        float chain = 0;
+        for (std::int64_t k = start; k < std::min(K, start + length); ++k)
+          chain += static_cast<float>(a[static_cast<std::size_t>(k)]);
+        total += chain;
+      }
+      return total;
+    };
+    const double sequential = std::fabs(cut_sum(1) - exact);
+    const double worst = std::max({sequential, std::fabs(cut_sum(2) - exact), std::fabs(cut_sum(4) - exact)});
+    const auto eager = kverify::matmul_relu_eager(f64_rows(a, 1, K), f64_rows(ones, K, 1), DType::f32);
+    ASSERT_EQ(eager.size(), 1u);
+    EXPECT_EQ(std::fabs(eager[0] - exact), worst) << "K = " << K;
+    lucky_lengths += worst > 2 * sequential;
+  }
+  EXPECT_GT(lucky_lengths, 0) << "some length where the sequential chain alone would be a lucky bar";
 }
 
 TEST(MatmulReluTolerance, GammaKTimesTheMagnitudePlusOneOutputUlp) {

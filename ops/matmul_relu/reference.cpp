@@ -163,6 +163,32 @@ std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k) {
   return std::make_unique<MatmulReluTolerance>(dtype, k);
 }
 
+namespace {
+
+// One k step of every order over a row of C: an fma into each running chain, and the f64 sum that
+// picks the worst order. target_clones: with FMA instructions where the CPU has them (std::fma is
+// a libm call otherwise, the largest cost of this baseline); the same bits either way.
+[[gnu::target_clones("fma", "default")]] void eager_k_step(float ak, const float* b_row, std::int64_t n,
+                                                           float* sequential, float* halves, float* quarters,
+                                                           double* f64) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    sequential[j] = std::fma(ak, b_row[j], sequential[j]);
+    halves[j] = std::fma(ak, b_row[j], halves[j]);
+    quarters[j] = std::fma(ak, b_row[j], quarters[j]);
+    f64[j] += static_cast<double>(ak) * b_row[j];
+  }
+}
+
+// A range of a cut order ends: its chain joins the finished ranges' sum (f32, in range order).
+void close_range(std::vector<float>& running, std::vector<float>& finished) {
+  for (std::size_t j = 0; j < running.size(); ++j) {
+    finished[j] += running[j];
+    running[j] = 0.0f;
+  }
+}
+
+}  // namespace
+
 // An eager f32 GEMM has no single summation order: a CPU loop runs k in sequence, cuBLAS cuts K
 // into ranges when the tiles are too few to fill the GPU and adds the ranges' sums. Which order
 // is more accurate depends on the input: where every rounding goes the same way (values a few ulps
@@ -175,47 +201,29 @@ std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k) {
 std::vector<double> matmul_relu_eager(const TensorView& a, const TensorView& b, DType storage) {
   const StorageRounding q{storage};
   const std::int64_t M = a.rows(), K = a.cols(), N = b.cols();
-  constexpr int kOrders = 3;
-  constexpr std::int64_t kRangesPerOrder[kOrders] = {1, 2, 4};
-  struct RangeSum {
-    float range = 0, total = 0;  // the running range's chain; the finished ranges' sum
-  };
+  const std::int64_t half = (K + 1) / 2, quarter = (K + 3) / 4;  // the cut orders' range lengths
+  const auto n = static_cast<std::size_t>(N);
   std::vector<double> y;
-  y.reserve(static_cast<std::size_t>(M * N));
-  std::vector<RangeSum> acc(static_cast<std::size_t>(N * kOrders));
-  std::vector<double> f64(static_cast<std::size_t>(N));
+  y.reserve(static_cast<std::size_t>(M) * n);
+  std::vector<float> b_row(n), sequential(n), halves(n), halves_done(n), quarters(n), quarters_done(n);
+  std::vector<double> f64(n);
   for (std::int64_t m = 0; m < M; ++m) {
-    std::fill(acc.begin(), acc.end(), RangeSum{});
+    for (auto* v : {&sequential, &halves, &halves_done, &quarters, &quarters_done})
+      std::fill(v->begin(), v->end(), 0.0f);
     std::fill(f64.begin(), f64.end(), 0.0);
     // Every order accumulates its products k ascending, one fma each (B read a row at a time).
     for (std::int64_t k = 0; k < K; ++k) {
-      const auto ak = static_cast<float>(a.at(m, k));
-      for (int o = 0; o < kOrders; ++o) {
-        const std::int64_t range_length = (K + kRangesPerOrder[o] - 1) / kRangesPerOrder[o];
-        if (k > 0 && k % range_length == 0)
-          for (std::int64_t n = 0; n < N; ++n) {
-            RangeSum& s = acc[static_cast<std::size_t>(n * kOrders + o)];
-            s = {0.0f, s.total + s.range};
-          }
-      }
-      for (std::int64_t n = 0; n < N; ++n) {
-        const auto bkn = static_cast<float>(b.at(k, n));
-        f64[static_cast<std::size_t>(n)] += static_cast<double>(ak) * bkn;
-        for (int o = 0; o < kOrders; ++o) {
-          RangeSum& s = acc[static_cast<std::size_t>(n * kOrders + o)];
-          s.range = std::fma(ak, bkn, s.range);
-        }
-      }
+      if (k > 0 && k % half == 0) close_range(halves, halves_done);
+      if (k > 0 && k % quarter == 0) close_range(quarters, quarters_done);
+      for (std::int64_t j = 0; j < N; ++j) b_row[static_cast<std::size_t>(j)] = static_cast<float>(b.at(k, j));
+      eager_k_step(static_cast<float>(a.at(m, k)), b_row.data(), N, sequential.data(), halves.data(), quarters.data(),
+                   f64.data());
     }
-    for (std::int64_t n = 0; n < N; ++n) {
-      const double exact_enough = f64[static_cast<std::size_t>(n)];
-      float worst = acc[static_cast<std::size_t>(n * kOrders)].range;  // the sequential chain
-      for (int o = 1; o < kOrders; ++o) {
-        const RangeSum& s = acc[static_cast<std::size_t>(n * kOrders + o)];
-        const float v = s.total + s.range;
-        // NaN distances (NaN or infinite terms) compare false: the sequential chain stays.
-        if (std::fabs(v - exact_enough) > std::fabs(worst - exact_enough)) worst = v;
-      }
+    for (std::size_t j = 0; j < n; ++j) {
+      float worst = sequential[j];
+      // NaN distances (NaN or infinite terms) compare false: the sequential chain stays.
+      for (const float v : {halves_done[j] + halves[j], quarters_done[j] + quarters[j]})
+        if (std::fabs(v - f64[j]) > std::fabs(worst - f64[j])) worst = v;
       y.push_back(relu_keep_nan(q(worst)));
     }
   }

@@ -350,9 +350,15 @@ struct BlockRun {
   void make_ready(int i) {
     fibers[i].fiber_state = FiberState::ready;
     if (ready_count == ready.size()) throw std::logic_error("emu: a fiber was made ready twice");
-    ready[(ready_first + ready_count++) % ready.size()] = i;
+    ready[ring_slot(ready_count++)] = i;
   }
 
+  // The ring position k places after the head (k < ready.size()): a compare, not a 64-bit
+  // division, which was the largest cost of the scheduler loop for blocks of many short threads.
+  std::size_t ring_slot(std::size_t k) const {
+    const std::size_t at = ready_first + k;
+    return at < ready.size() ? at : at - ready.size();
+  }
   bool none_ready() const { return ready_count == 0; }
   void clear_ready(std::size_t threads) {
     ready.assign(threads, -1);
@@ -367,14 +373,13 @@ struct BlockRun {
       rng ^= rng >> 27;
       at = static_cast<std::size_t>((rng * 0x2545f4914f6cdd1dull) % ready_count);
     }
-    const std::size_t n = ready.size();
-    const auto slot = [&](std::size_t k) -> int& { return ready[(ready_first + k) % n]; };
+    const auto slot = [&](std::size_t k) -> int& { return ready[ring_slot(k)]; };
     const int i = slot(at);
     // Without a seed the queue stays FIFO (at is 0). With one, the last waiting fiber takes the
     // picked one's place: O(1) per switch (keeping the order cost O(threads) per switch, the
     // largest single cost of fuzzing 1024-thread blocks), and the pick is still uniform.
     if (at == 0) {
-      ready_first = (ready_first + 1) % n;
+      ready_first = ring_slot(1);
     } else {
       slot(at) = slot(ready_count - 1);
     }

@@ -354,7 +354,7 @@ struct BlockRun {
   }
 
   // The ring position k places after the head (k < ready.size()): a compare, not a 64-bit
-  // division, which was the largest cost of the scheduler loop for blocks of many short threads.
+  // division (the costliest instructions of the scheduler loop for blocks of many short threads).
   std::size_t ring_slot(std::size_t k) const {
     const std::size_t at = ready_first + k;
     return at < ready.size() ? at : at - ready.size();

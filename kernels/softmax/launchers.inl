@@ -2,6 +2,8 @@
 // for the GPU, each defining KV_BACKEND (the namespace, emu or cuda) first.
 // Each launcher maps a LaunchRequest to its kernel's grid, block and arguments.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -87,12 +89,21 @@ inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
     plan.cluster = kBulkMaxCluster;
     plan.threads = 256;
     plan.stages = slice_of(plan.cluster) <= kSmallSlice ? 2 : 1;
-    return plan;
+  } else {
+    while (plan.cluster < kBulkMaxCluster && slice_of(plan.cluster) > kLargeSlice) plan.cluster *= 2;
+    const bool large = slice_of(plan.cluster) > kSmallSlice;
+    plan.threads = large ? 512 : 256;
+    plan.stages = large ? 2 : 3;
   }
-  while (plan.cluster < kBulkMaxCluster && slice_of(plan.cluster) > kLargeSlice) plan.cluster *= 2;
-  const bool large = slice_of(plan.cluster) > kSmallSlice;
-  plan.threads = large ? 512 : 256;
-  plan.stages = large ? 2 : 3;
+  // Development hook for the plan sweep (reports/h200/perf.md):
+  // KVERIFY_BULK_PLAN="cluster,threads,stages" (a plan that does not fit the device fails its
+  // launch with the reason).
+  if (const char* forced = std::getenv("KVERIFY_BULK_PLAN")) {
+    int c = 0, t = 0, st = 0;
+    if (std::sscanf(forced, "%d,%d,%d", &c, &t, &st) == 3 && c >= 1 && c <= kBulkMaxCluster && t >= 32 && t <= 1024 &&
+        st >= 1 && st <= kBulkMaxStages)
+      plan = BulkPlan{c, t, st};
+  }
   return plan;
 }
 

@@ -166,20 +166,14 @@ __device__ __forceinline__ void store_partial_pair(const Params& p, int split, l
   }
 }
 
-// The sum of the splits' partials at (row, col) and (row, col + 1), in split order, read past L1
-// (other SMs wrote them).
-template <Bug kBug>
-__device__ __forceinline__ float2 sum_partial_pair(const Params& p, long long row, long long col) {
-  const int splits = kBug == Bug::last_split_dropped ? p.splits - 1 : p.splits;
-  const float* at = p.partials + row * p.n + col;
-  const long long elements = p.m * p.n;
-  const bool second = col + 1 < p.n;
-  float2 sum = make_float2(__ldcg(at), second ? __ldcg(at + 1) : 0.0f);
-  for (int split = 1; split < splits; ++split) {
-    sum.x += __ldcg(at + split * elements);
-    if (second) sum.y += __ldcg(at + split * elements + 1);
-  }
-  return sum;
+// One split's partial sums at (row, col) and (row, col + 1) (0 past N), read past L1: another SM
+// wrote them.
+__device__ __forceinline__ float2 load_partial_pair(const Params& p, const float* split_partials, long long row,
+                                                    long long col) {
+  const float* at = split_partials + row * p.n + col;
+  if (col + 1 >= p.n) return make_float2(__ldcg(at), 0.0f);
+  if (reinterpret_cast<std::uintptr_t>(at) % 8 == 0) return __ldcg(reinterpret_cast<const float2*>(at));
+  return make_float2(__ldcg(at), __ldcg(at + 1));
 }
 
 template <typename T, int kTileN, int kStages, bool kBNMajor, int kPromoteEvery, Bug kBug = Bug::none>
@@ -322,18 +316,30 @@ __global__ void __launch_bounds__(kThreads, 1)
       consumers_sync();
       if (last_split_of_tile) {
         __threadfence();
+        // Split-major, so that each split's loads of the thread's whole share are in flight
+        // together; every element still adds its splits in split order.
+        const int splits = kBug == Bug::last_split_dropped ? p.splits - 1 : p.splits;
         const long long row0 = w.m0 + consumer * 64 + warp * 16 + lane / 4;
-#pragma unroll 4
-        for (int j = 0; j < kTileN / 8; ++j) {
-          const long long col = w.n0 + j * 8 + (lane % 4) * 2;
+        float2 sum[kTileN / 8][2] = {};  // zeros where masked
+        for (int split = 0; split < splits; ++split) {
+          const float* split_partials = p.partials + split * p.m * p.n;
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const long long row = row0 + 8 * h;
-            if (row >= p.m || col >= p.n) continue;
-            const float2 sum = sum_partial_pair<kBug>(p, row, col);
-            store_pair<T, kBug>(p, row, col, sum.x, sum.y);
+          for (int j = 0; j < kTileN / 8; ++j) {
+            const long long col = w.n0 + j * 8 + (lane % 4) * 2;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const long long row = row0 + 8 * h;
+              if (row >= p.m || col >= p.n) continue;
+              const float2 v = load_partial_pair(p, split_partials, row, col);
+              sum[j][h] = split == 0 ? v : make_float2(sum[j][h].x + v.x, sum[j][h].y + v.y);
+            }
           }
         }
+#pragma unroll
+        for (int j = 0; j < kTileN / 8; ++j)
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+            store_pair<T, kBug>(p, row0 + 8 * h, w.n0 + j * 8 + (lane % 4) * 2, sum[j][h].x, sum[j][h].y);
       }
     }
   }

@@ -26,10 +26,8 @@
 //     second register accumulator: at most 4 kPromoteEvery truncating steps feed any rounded
 //     addition.
 //   - Splits (p.splits > 1): the K range of a tile is cut into splits; each writes its f32 partial
-//     sums to the workspace and counts itself on the tile's arrival counter; the block that
-//     arrives last adds the tile's partials in split order (deterministic: the order does not
-//     depend on which block came last), applies the ReLU and rounds once. No second kernel: the
-//     reduction of one tile overlaps the other tiles' main loops.
+//     sums to the workspace and reduce_splits adds them in split order (deterministic), applies
+//     the ReLU and rounds once.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -40,6 +38,7 @@
 #include "kernels/common/bulk_copy.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/matmul_relu/matmul_relu_tiled_smem.cuh"  // relu_keep_nan
+#include "kernels/matmul_relu/split_k_sum.cuh"
 #include "kernels/matmul_relu/wgmma_plan.hpp"
 
 namespace kverify::kernels::matmul_relu::wgmma_gemm {
@@ -71,7 +70,7 @@ enum class Bug {
   unmasked_n_store,    // the N tail stored unmasked
   one_ulp_high,        // every positive result one storage ulp high
   one_unit_per_block,  // the persistent loop stops after its first unit: later tiles never written
-  last_split_dropped,  // the last block's sum of the splits leaves out the last split
+  last_split_dropped,  // the split reduction leaves out the last split
   dropped_k_tail,      // (host) the last partial K block never loaded
   unmasked_k_tail,     // (host) the tensor maps' K extent rounded up to the block: reads past K
   b_orientation,       // (host) a column-major B read as row-major
@@ -84,8 +83,7 @@ struct Params {
   long long units;  // m_tiles * n_tiles * splits
   void* c;          // T*, element (0, 0) of C (splits == 1)
   long long c_row_stride, c_col_stride;
-  float* partials;     // splits > 1: [split][m][n], dense
-  unsigned* arrivals;  // splits > 1: per tile, the splits done (zero before the launch)
+  float* partials;  // splits > 1: [split][m][n], dense
 };
 
 struct Unit {
@@ -110,9 +108,6 @@ __device__ __forceinline__ Unit unit_of(const Params& p, long long u) {
 
 __device__ __forceinline__ std::uint32_t bits16(__half v) { return __half_as_ushort(v); }
 __device__ __forceinline__ std::uint32_t bits16(__nv_bfloat16 v) { return __bfloat16_as_ushort(v); }
-
-// Consumer warpgroups only (the producer has returned): named barrier 1 over their 256 threads.
-__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumers) : "memory"); }
 
 // relu(v) rounded to the storage type.
 template <typename T, Bug kBug>
@@ -164,16 +159,6 @@ __device__ __forceinline__ void store_partial_pair(const Params& p, int split, l
   } else {
     dst[0] = x0;
   }
-}
-
-// One split's partial sums at (row, col) and (row, col + 1) (0 past N), read past L1: another SM
-// wrote them.
-__device__ __forceinline__ float2 load_partial_pair(const Params& p, const float* split_partials, long long row,
-                                                    long long col) {
-  const float* at = split_partials + row * p.n + col;
-  if (col + 1 >= p.n) return make_float2(__ldcg(at), 0.0f);
-  if (reinterpret_cast<std::uintptr_t>(at) % 8 == 0) return __ldcg(reinterpret_cast<const float2*>(at));
-  return make_float2(__ldcg(at), __ldcg(at + 1));
 }
 
 template <typename T, int kTileN, int kStages, bool kBNMajor, int kPromoteEvery, Bug kBug = Bug::none>
@@ -231,7 +216,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   wgmma::claim_registers<kConsumerRegisters>();
   const int consumer = warpgroup - 1;
-  __shared__ int last_split_of_tile;  // splits > 1: this block added the tile's last partial sums
   float acc[kTileN / 2];
   float total[kPromoteEvery > 0 ? kTileN / 2 : 1];
   int it = 0;
@@ -304,45 +288,15 @@ __global__ void __launch_bounds__(kThreads, 1)
       epilogue(total);
     else
       epilogue(acc);
-    if (p.splits > 1) {
-      // Every partial sum of this block is visible to the GPU before the block counts itself; the
-      // block that counts last sees every other split's (the fence after the count).
-      __threadfence();
-      consumers_sync();
-      if (threadIdx.x == 128) {
-        const long long tile = w.m0 / kTileM * p.n_tiles + w.n0 / kTileN;
-        last_split_of_tile = atomicAdd(&p.arrivals[tile], 1u) == static_cast<unsigned>(p.splits - 1);
-      }
-      consumers_sync();
-      if (last_split_of_tile) {
-        __threadfence();
-        // Split-major, so that each split's loads of the thread's whole share are in flight
-        // together; every element still adds its splits in split order.
-        const int splits = kBug == Bug::last_split_dropped ? p.splits - 1 : p.splits;
-        const long long row0 = w.m0 + consumer * 64 + warp * 16 + lane / 4;
-        float2 sum[kTileN / 8][2] = {};  // zeros where masked
-        for (int split = 0; split < splits; ++split) {
-          const float* split_partials = p.partials + split * p.m * p.n;
-#pragma unroll
-          for (int j = 0; j < kTileN / 8; ++j) {
-            const long long col = w.n0 + j * 8 + (lane % 4) * 2;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-              const long long row = row0 + 8 * h;
-              if (row >= p.m || col >= p.n) continue;
-              const float2 v = load_partial_pair(p, split_partials, row, col);
-              sum[j][h] = split == 0 ? v : make_float2(sum[j][h].x + v.x, sum[j][h].y + v.y);
-            }
-          }
-        }
-#pragma unroll
-        for (int j = 0; j < kTileN / 8; ++j)
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            store_pair<T, kBug>(p, row0 + 8 * h, w.n0 + j * 8 + (lane % 4) * 2, sum[j][h].x, sum[j][h].y);
-      }
-    }
   }
+}
+
+// C = relu(sum of the splits' partial sums, in split order), rounded once.
+template <typename T, Bug kBug = Bug::none>
+__global__ void __launch_bounds__(kSplitSumThreads) reduce_splits(Params p) {
+  const int splits = kBug == Bug::last_split_dropped ? p.splits - 1 : p.splits;
+  sum_split_partials(SplitPartials{p.partials, p.m, p.n, splits}, static_cast<T*>(p.c), p.c_row_stride, p.c_col_stride,
+                     [](float sum) { return output<T, kBug>(sum); });
 }
 
 // dst (rows x cols, row-major, leading dimension ld) = src with its own strides: an operand the

@@ -1,8 +1,8 @@
 // The host side of matmul_relu/wgmma (matmul_relu_wgmma.cuh): how one planned problem
 // (wgmma_plan.hpp) is launched. prepare() packs the operands the tensor copies cannot read in
 // place, encodes the tensor maps and fills the kernel's parameters; launch_gemm() launches one
-// instantiation of the persistent GEMM over the device's SMs (a split-K plan's tile counters
-// zeroed first: the last block of each tile adds its splits). The production launcher
+// instantiation of the persistent GEMM over the device's SMs;
+// finish() adds the splits of a split-K plan. The production launcher
 // (matmul_relu_wgmma_sm90a.cu) and the mutation self-test's planted bugs
 // (mutants/wgmma_mutants.cuh) share them. nvcc for sm_90a only.
 #pragma once
@@ -127,7 +127,6 @@ Prepared prepare(const LaunchRequest& r, const WgmmaPlan& plan, Bug bug = Bug::n
   p.c_row_stride = args.c_row_stride;
   p.c_col_stride = args.c_col_stride;
   p.partials = plan.splits > 1 ? reinterpret_cast<float*>(workspace + plan.partials_offset) : nullptr;
-  p.arrivals = plan.splits > 1 ? reinterpret_cast<unsigned*>(workspace + plan.arrivals_offset) : nullptr;
   return out;
 }
 
@@ -141,13 +140,16 @@ void launch_gemm(const LaunchRequest& r, const Prepared& prepared) {
   const Params& p = prepared.params;
   const long long sms = ::kverify::cuda::device_status().multiprocessors;
   const unsigned grid = static_cast<unsigned>(std::min(p.units, sms));
-  if (p.splits > 1)
-    ::kverify::cuda::check(
-        cudaMemsetAsync(p.arrivals, 0, static_cast<std::size_t>(p.m_tiles * p.n_tiles) * sizeof(unsigned),
-                        launch_stream(r)),
-        "cudaMemsetAsync(matmul_relu_wgmma tile counters)");
   kernel<<<grid, kThreads, kShared, launch_stream(r)>>>(prepared.a_map, prepared.b_map, p);
   check_launch("matmul_relu_wgmma");
+}
+
+// The sum of the splits, the ReLU and the rounding, when the plan split K.
+template <typename T, Bug kBug = Bug::none>
+void finish(const LaunchRequest& r, const Params& p) {
+  if (p.splits == 1) return;
+  reduce_splits<T, kBug><<<split_sum_grid(p.m, p.n), kSplitSumThreads, 0, launch_stream(r)>>>(p);
+  check_launch("matmul_relu_wgmma reduce_splits");
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ void run(const LaunchRequest& r) {
     launch_plan<T, true>(r, plan, prepared);
   else
     launch_plan<T, false>(r, plan, prepared);
+  finish<T>(r, prepared.params);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ struct WgmmaPlan {
   // rounded to nearest, into a second register accumulator (0: never). It doubles the
   // accumulator registers: a promoting tile is 192 wide (two 96-register accumulators).
   int promote_every = 0;
-  int splits = 1;  // K ranges per tile, summed in order by the block that finishes the tile last
+  int splits = 1;  // K ranges per tile, summed in order by a second kernel
   int k_blocks_per_split = 0;
   // The tensor copies read A K-major (unit column stride) and B either N-major (row-major) or
   // K-major (column-major), with 16-byte aligned starts and leading dimensions that are multiples
@@ -39,7 +39,7 @@ struct WgmmaPlan {
   bool pack_a = false, pack_b = false;
   bool b_n_major = true;
   std::int64_t lda = 0, ldb = 0;  // leading dimensions (elements) of what the tensor copies read
-  std::size_t pack_a_offset = 0, pack_b_offset = 0, partials_offset = 0, arrivals_offset = 0, workspace_bytes = 0;
+  std::size_t pack_a_offset = 0, pack_b_offset = 0, partials_offset = 0, workspace_bytes = 0;
 };
 
 // The units of work a persistent grid of the H200's 132 SMs is sized for. (Another device gets the
@@ -61,8 +61,7 @@ inline void set_splits(WgmmaPlan& p, std::int64_t K, std::int64_t splits) {
   p.splits = static_cast<int>((k_blocks + p.k_blocks_per_split - 1) / p.k_blocks_per_split);
 }
 
-// The workspace: the packed operands, then the splits' partial sums and a counter per tile of the
-// splits done.
+// The workspace: the packed operands, then the splits' partial sums.
 inline void place_workspace(WgmmaPlan& p, std::int64_t M, std::int64_t N, std::int64_t K) {
   constexpr std::size_t kElement = 2;
   const auto align256 = [](std::size_t n) { return (n + 255) / 256 * 256; };
@@ -78,9 +77,6 @@ inline void place_workspace(WgmmaPlan& p, std::int64_t M, std::int64_t N, std::i
   if (p.splits > 1) {
     p.partials_offset = bytes;
     bytes = align256(bytes + static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(M * N) * sizeof(float));
-    const std::int64_t tiles = (M + WgmmaPlan::kTileM - 1) / WgmmaPlan::kTileM * ((N + p.tile_n - 1) / p.tile_n);
-    p.arrivals_offset = bytes;
-    bytes = align256(bytes + static_cast<std::size_t>(tiles) * sizeof(std::uint32_t));
   }
   p.workspace_bytes = bytes;
 }
@@ -109,9 +105,9 @@ inline WgmmaPlan wgmma_plan(const LaunchRequest& r) {
 
   // The tile and the splits, from the sweep on the H200 (reports/h200/perf.md, Version 6): the
   // widest tile while there are tiles for most SMs; below that, a long K is split over 256-wide
-  // tiles (each split summing at least kWgmmaMinSplitBlocks K blocks: measured when a second
-  // kernel added the splits, their round trip cost more than idle SMs on a short K), and a short
-  // K takes the widest tile that still gives a third of the SMs a tile.
+  // tiles (each split summing at least kWgmmaMinSplitBlocks K blocks: the partial sums' round
+  // trip and the second kernel cost more than idle SMs on a short K), and a short K takes the
+  // widest tile that still gives a third of the SMs a tile.
   const std::int64_t k_blocks = WgmmaPlan::k_blocks(K);
   const auto tiles = [&](std::int64_t tn) {
     return ((M + WgmmaPlan::kTileM - 1) / WgmmaPlan::kTileM) * ((N + tn - 1) / tn);

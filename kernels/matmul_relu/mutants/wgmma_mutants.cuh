@@ -22,6 +22,7 @@ void wgmma_with(const LaunchRequest& r) {
   const WgmmaPlan plan = wgmma_mutant_plan(r, kSplitEveryBlock, kBug == Bug::b_orientation);
   const Prepared prepared = prepare<T>(r, plan, kBug);  // B N-major: packed, or (b_orientation) misread
   launch_gemm<T, 128, 6, true, 0, kBug>(r, prepared);
+  finish<T, kBug>(r, prepared.params);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -97,12 +98,16 @@ inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
   }
   // Development hook for the plan sweep (reports/h200/perf.md):
   // KVERIFY_BULK_PLAN="cluster,threads,stages" (a plan that does not fit the device fails its
-  // launch with the reason).
+  // launch with the reason; a malformed one fails the Case rather than silently timing the default).
   if (const char* forced = std::getenv("KVERIFY_BULK_PLAN")) {
     int c = 0, t = 0, st = 0;
-    if (std::sscanf(forced, "%d,%d,%d", &c, &t, &st) == 3 && c >= 1 && c <= kBulkMaxCluster && t >= 32 && t <= 1024 &&
-        st >= 1 && st <= kBulkMaxStages)
-      plan = BulkPlan{c, t, st};
+    char rest = 0;
+    if (std::sscanf(forced, "%d,%d,%d%c", &c, &t, &st, &rest) != 3 || c < 1 || c > kBulkMaxCluster || t < 32 ||
+        t > 1024 || st < 1 || st > kBulkMaxStages)
+      throw std::invalid_argument(
+          std::string("KVERIFY_BULK_PLAN='") + forced + "': expected cluster,threads,stages with cluster 1.." +
+          std::to_string(kBulkMaxCluster) + ", threads 32..1024, stages 1.." + std::to_string(kBulkMaxStages));
+    plan = BulkPlan{c, t, st};
   }
   return plan;
 }

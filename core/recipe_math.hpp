@@ -259,15 +259,23 @@ KV_HOST_DEVICE double value(const Draw& d) {
     }
     case Kind::special: {
       const double inf = double_of(0x7ff0000000000000ull);
-      switch (d.row % 4) {
+      // The masked rows (an attention mask's) leave whole runs of -inf beside 1-3 finite values:
+      // a kernel that splits a row and takes each piece's own max must not turn a piece of only
+      // -inf into NaN (exp(-inf - -inf)).
+      const std::int64_t finite = 1 + (d.row / 6) % 3;
+      switch (d.row % 6) {
         case 0:
-          return d.col == (d.row / 4) % 7 ? double_of(0x7ff8000000000000ull) : mul(p, normal());
+          return d.col == (d.row / 6) % 7 ? double_of(0x7ff8000000000000ull) : mul(p, normal());
         case 1:
-          return d.col == (d.row / 4) % 5 ? inf : mul(p, normal());
+          return d.col == (d.row / 6) % 5 ? inf : mul(p, normal());
         case 2:
           return -inf;
-        default:
+        case 3:
           return d.col % 3 == 1 ? -inf : mul(p, normal());
+        case 4:
+          return d.col < finite ? mul(p, normal()) : -inf;
+        default:
+          return d.col >= d.cols - finite ? mul(p, normal()) : -inf;
       }
     }
   }

@@ -70,8 +70,8 @@ inline constexpr RecipeInfo kRecipes[] = {
      "(partial sums change sign); matmul's B is positive",
      kScale},
     {"special", 1.0,
-     "special:S - rows cycle through out-of-domain patterns: one NaN, one +inf, all -inf, "
-     "every third -inf; other values normal:S, S >= 0",
+     "special:S - rows cycle through out-of-domain and masked patterns: one NaN, one +inf, all -inf, "
+     "every third -inf, -inf after the first 1-3 columns, -inf before the last 1-3; other values normal:S, S >= 0",
      kScale},
 };
 

@@ -65,10 +65,16 @@ inline bool softmax_vector_path(const LaunchRequest& r) {
 // 512 KiB and more over the largest cluster, 16 blocks of 256 threads, two stages of 32 KiB
 // (bf16 262144: 0.83) or one of 64 KiB (f32 262144: 0.85; two stages 0.72): more blocks of a
 // 16-block cluster fit a GPC when each takes less shared memory.
+// Blocks of at most kBulkKeptExpsMaxThreads threads with at most kBulkMaxKeptExps exps each
+// keep them in registers from the sum to the store (no exp recomputed, the stage refilled before
+// the exchange): keep_exps, which every plan above allows. With the same plans, kept against
+// recomputed: bf16 16384 0.90 / 0.86, bf16 65536 0.88 / 0.88, bf16 262144 0.91-0.92 / 0.83, f32
+// 65536 0.91-0.92 / 0.91, f32 262144 0.88 / 0.84 (f16 65536 0.88 / 0.89, within a percent).
 struct BulkPlan {
   int cluster = 1;
   int threads = 256;
   int stages = 1;
+  bool keep_exps = false;
 };
 inline constexpr long long kBulkMaxSliceBytes = 192 * 1024;
 inline constexpr long long kClusterBulkMaxColumns = kBulkMaxCluster * kBulkMaxSliceBytes / 4;
@@ -78,6 +84,28 @@ inline int bulk_slice_vectors(long long cols, std::size_t bytes, int cluster) {
   const long long per_vector = kVectorBytes / static_cast<long long>(bytes);
   const long long vectors = (cols + per_vector - 1) / per_vector;
   return static_cast<int>((vectors + cluster - 1) / cluster);
+}
+
+// Vectors per thread (a power of two) and the threads that cover a slice with them.
+inline int bulk_vectors_per_thread(int slice_vectors, int threads) {
+  int p = 1;
+  while (p < kBulkMaxVectorsPerThread && static_cast<long long>(p) * threads < slice_vectors) p *= 2;
+  return p;
+}
+inline int bulk_block_threads(int slice_vectors, int p) {
+  return std::max(32, (slice_vectors + p - 1) / p + 31) / 32 * 32;
+}
+
+// Why a plan cannot keep its exps in registers; empty when it can.
+inline std::string bulk_keep_exps_problem(long long cols, std::size_t bytes, const BulkPlan& plan) {
+  const int slice_vectors = bulk_slice_vectors(cols, bytes, plan.cluster);
+  const int p = bulk_vectors_per_thread(slice_vectors, plan.threads);
+  const int threads = bulk_block_threads(slice_vectors, p);
+  const long long exps = static_cast<long long>(p) * (kVectorBytes / static_cast<long long>(bytes));
+  if (threads <= kBulkKeptExpsMaxThreads && exps <= kBulkMaxKeptExps) return "";
+  return "the plan gives blocks of " + std::to_string(threads) + " threads with " + std::to_string(exps) +
+         " exps each; kept exps need at most " + std::to_string(kBulkKeptExpsMaxThreads) + " threads and " +
+         std::to_string(kBulkMaxKeptExps) + " exps";
 }
 
 inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
@@ -96,27 +124,28 @@ inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
     plan.threads = large ? 512 : 256;
     plan.stages = large ? 2 : 3;
   }
+  plan.keep_exps = bulk_keep_exps_problem(cols, bytes, plan).empty();
   // Development hook for the plan sweep (reports/h200/perf.md):
-  // KVERIFY_BULK_PLAN="cluster,threads,stages" (a plan that does not fit the device fails its
-  // launch with the reason; a malformed one fails the Case rather than silently timing the default).
+  // KVERIFY_BULK_PLAN="cluster,threads,stages[,keep]" (keep 0 or 1; left out: kept where the plan
+  // allows). A plan that does not fit the device fails its launch with the reason; a malformed one
+  // fails the Case rather than silently timing the default.
   if (const char* forced = std::getenv("KVERIFY_BULK_PLAN")) {
-    int c = 0, t = 0, st = 0;
+    int c = 0, t = 0, st = 0, keep = -1;
     char rest = 0;
-    if (std::sscanf(forced, "%d,%d,%d%c", &c, &t, &st, &rest) != 3 || c < 1 || c > kBulkMaxCluster || t < 32 ||
-        t > 1024 || st < 1 || st > kBulkMaxStages)
-      throw std::invalid_argument(
-          std::string("KVERIFY_BULK_PLAN='") + forced + "': expected cluster,threads,stages with cluster 1.." +
-          std::to_string(kBulkMaxCluster) + ", threads 32..1024, stages 1.." + std::to_string(kBulkMaxStages));
-    plan = BulkPlan{c, t, st};
+    const int fields = std::sscanf(forced, "%d,%d,%d,%d%c", &c, &t, &st, &keep, &rest);
+    if ((fields != 3 && fields != 4) || c < 1 || c > kBulkMaxCluster || t < 32 || t > 1024 || st < 1 ||
+        st > kBulkMaxStages || (fields == 4 && keep != 0 && keep != 1))
+      throw std::invalid_argument(std::string("KVERIFY_BULK_PLAN='") + forced +
+                                  "': expected cluster,threads,stages[,keep] with cluster 1.." +
+                                  std::to_string(kBulkMaxCluster) + ", threads 32..1024, stages 1.." +
+                                  std::to_string(kBulkMaxStages) + ", keep 0 or 1");
+    plan = BulkPlan{c, t, st, false};
+    const std::string problem = bulk_keep_exps_problem(cols, bytes, plan);
+    if (keep == 1 && !problem.empty())
+      throw std::invalid_argument(std::string("KVERIFY_BULK_PLAN='") + forced + "': cannot keep the exps: " + problem);
+    plan.keep_exps = keep == -1 ? problem.empty() : keep == 1;
   }
   return plan;
-}
-
-// Vectors per thread (a power of two) and the threads that cover a slice with them.
-inline int bulk_vectors_per_thread(int slice_vectors, int threads) {
-  int p = 1;
-  while (p < kBulkMaxVectorsPerThread && static_cast<long long>(p) * threads < slice_vectors) p *= 2;
-  return p;
 }
 
 inline long long next_pow2(long long n) {
@@ -303,10 +332,16 @@ template <typename T>
 void cluster_bulk_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args, const BulkPlan& plan) {
   const int slice_vectors = bulk_slice_vectors(args.cols, sizeof(T), plan.cluster);
   const int p = bulk_vectors_per_thread(slice_vectors, plan.threads);
-  const int threads = std::max(32, (slice_vectors + p - 1) / p + 31) / 32 * 32;
+  const int threads = bulk_block_threads(slice_vectors, p);
   const std::size_t shared = static_cast<std::size_t>(plan.stages) * slice_vectors * kVectorBytes;
   with_pow2<kBulkMaxVectorsPerThread>(p, [&]<int P>() {
-    const auto kernel = softmax_cluster_bulk<T, P>;
+    // bulk_plan keeps the exps only where P V fits kBulkMaxKeptExps.
+    const auto kernel = [&] {
+      if constexpr (P * kLanesPerVector<T> <= kBulkMaxKeptExps)
+        return plan.keep_exps ? softmax_cluster_bulk<T, P, true> : softmax_cluster_bulk<T, P, false>;
+      else
+        return softmax_cluster_bulk<T, P, false>;
+    }();
     cudaLaunchConfig_t config{};
     config.blockDim = dim3(static_cast<unsigned>(threads));
     config.dynamicSmemBytes = shared;
@@ -322,13 +357,13 @@ void cluster_bulk_launch(const LaunchRequest& r, const SoftmaxArgs<T>& args, con
     // The attributes and the occupancy query cost host time that a timed launch would include:
     // once per instantiation, configuration and device.
     static std::mutex mutex;
-    static std::map<std::tuple<int, int, int, std::size_t>, int> resident_clusters;
+    static std::map<std::tuple<int, int, int, std::size_t, bool>, int> resident_clusters;
     int device = 0;
     ::kverify::cuda::check(cudaGetDevice(&device), "cudaGetDevice for softmax/cluster_bulk");
     int resident = 0;
     {
       const std::lock_guard<std::mutex> lock(mutex);
-      const auto key = std::make_tuple(device, plan.cluster, threads, shared);
+      const auto key = std::make_tuple(device, plan.cluster, threads, shared, plan.keep_exps);
       if (const auto found = resident_clusters.find(key); found != resident_clusters.end()) {
         resident = found->second;
       } else {

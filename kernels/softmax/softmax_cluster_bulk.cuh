@@ -6,7 +6,10 @@
 //     threads work on the current row. The bytes in flight depend neither on registers nor on how
 //     many threads wait: with 1 stage, the other blocks on the SM keep the memory busy.
 //   - Each input element is read from memory once: three passes over the slice in shared memory
-//     (max; exp and sum; normalise and store), P 16-byte vectors per thread in each.
+//     (max; exp and sum; normalise and store), P 16-byte vectors per thread in each. Kept exps
+//     (KeepExps: blocks of <= 512 threads, <= 64 exps per thread): pass 2 leaves its exps in
+//     registers, pass 3 only scales them (no exp recomputed for 16-bit, no shared round trip for
+//     f32), and the stage's next copy starts right after pass 2 instead of after the stores.
 //   - One exchange per row: every block sends its (local max m_b, s_b = sum of exp(x - m_b)) to
 //     every block of the cluster through distributed shared memory, with an asynchronous store
 //     that counts its 8 bytes on the receiver's barrier (no memory fence, no cluster barrier per
@@ -21,15 +24,20 @@
 // threads from global memory.
 //
 // Arithmetic and its error (softmax_exp, softmax_scale_factor: softmax_rows_vec.cuh):
-//   f16/bf16: pass 3 recomputes exp(x - M) (the slice is kept 16-bit: no room for f32 values)
-//     and stores it times 1 / S; S carries the pair combination's exp(m_b - M) (expf, 2 ulp) and
-//     one product per pair, 2.5 eps32 more than a plain sum: far below the output ulp the 16-bit
-//     policy adds (ops/softmax/reference.cpp). Both passes take the fast exp as E = 2^64 exp
-//     (softmax_exp_times_2_64) and apply its 2^-64 once: to the block's sum, and folded into the
-//     factor 2^-64 / S (>= 2^-84, exact). A power-of-two scale commutes with rounding outside the
+//   f16/bf16, recomputed: pass 3 recomputes exp(x - M) (the slice is kept 16-bit: no room for
+//     f32 values in shared memory) and stores it times 1 / S; S carries the pair combination's
+//     exp(m_b - M) (expf, 2 ulp) and one product per pair, 2.5 eps32 more than a plain sum: far
+//     below the output ulp the 16-bit policy adds (ops/softmax/reference.cpp). Both passes take
+//     the fast exp as E = 2^64 exp (softmax_exp_times_2_64) and apply its 2^-64 once: to the
+//     block's sum, and folded into the factor 2^-64 / S (>= 2^-84, exact). A power-of-two scale commutes with rounding outside the
 //     subnormals, so the sum and y = E (2^-64 / S) carry the bits of summing and scaling
 //     e = E 2^-64, except where e was subnormal, where they skip its rounding (the sum's terms
 //     stay below n 2^64 <= 2^84, far from overflow). Two multiplications per element fewer.
+//   f16/bf16, kept: y = E_b (2^-64 exp(m_b - M) / S) with E_b = 2^64 exp(x - m_b) from pass 2; in
+//     one block (m_b = M, the factor's exp(0) left out) the bits of the recomputed form. Across
+//     blocks the f32 C > 1 analysis below holds: the arguments' roundings sum to |x - M| / 2 eps32,
+//     expf's 2 ulp and two more roundings (of the factor, of the product), ~5 eps32 beside the
+//     16-bit policy's 2048 eps32 (f16; bf16 16384).
 //   f32, one block (C = 1, m_b = M): pass 2 keeps e = exp(x - M) in place of x in shared memory;
 //     y = e / S, as the register kernels.
 //   f32, C > 1: y = e * (exp(m_b - M) / S), one division per block: per element expf twice
@@ -40,7 +48,8 @@
 //     The rounding of x - m_b and of m_b - M cost |x - m_b| / 2 + |m_b - M| / 2 = |x - M| / 2
 //     eps32, the policy's first term.
 // Out-of-domain rows are NaN by IEEE arithmetic, as in the register kernels: a NaN makes its
-// block's s_b NaN; +inf makes exp(inf - inf); an all -inf row exp(-inf - -inf).
+// block's s_b NaN; +inf makes exp(inf - inf); an all -inf row makes M = -inf (below, at the
+// shift). A -inf among finite values gives 0, also where it fills a block's whole slice.
 #pragma once
 
 #include <type_traits>
@@ -56,6 +65,10 @@ namespace kverify::kernels {
 inline constexpr int kBulkMaxCluster = 16;
 inline constexpr int kBulkMaxStages = 4;
 inline constexpr int kBulkMaxVectorsPerThread = 16;
+// Blocks of at most this many threads hold their exps in registers from the sum to the store
+// when a thread has at most kBulkMaxKeptExps of them (64 floats: no spill under 128 registers).
+inline constexpr int kBulkKeptExpsMaxThreads = 512;
+inline constexpr int kBulkMaxKeptExps = 64;
 
 #if defined(__CUDACC__)
 
@@ -93,10 +106,12 @@ __device__ __forceinline__ float vector_max(const VecOf<T, V>& v, float max) {
 }
 
 // Dynamic shared memory: `stages` slices of `slice_vectors` 16-byte vectors; blockDim.x * P >=
-// slice_vectors.
-template <typename T, int P>
-__global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, int slice_vectors, int stages) {
+// slice_vectors. KeepExps: blockDim.x <= kBulkKeptExpsMaxThreads and P V <= kBulkMaxKeptExps.
+template <typename T, int P, bool KeepExps>
+__global__ void __launch_bounds__(KeepExps ? kBulkKeptExpsMaxThreads : 1024)
+    softmax_cluster_bulk(SoftmaxArgs<T> a, int slice_vectors, int stages) {
   constexpr int V = kLanesPerVector<T>;
+  static_assert(!KeepExps || P * V <= kBulkMaxKeptExps, "the kept exps must fit the registers");
   using Vec = VecOf<T, V>;
   extern __shared__ __align__(128) unsigned char ring[];
   __shared__ std::uint64_t full[kBulkMaxStages];
@@ -153,14 +168,20 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
     for (int p = 0; p < P; ++p)
       if (p * threads + t < vectors) max = vector_max<T, V>(buf[p * threads + t], max);
     const float block_max = block_reduce(max, MaxOp{}, red[0]);
+    // A slice of only -inf (a masked part of a row) has block_max = -inf: its terms exp(-inf - 0)
+    // = 0 instead of exp(-inf - -inf) = NaN, so its s_b = 0 and the row's other blocks decide.
+    // A row of only -inf still comes out NaN: its M = -inf makes exp(m_b - M) and the combine NaN
+    // (C > 1), S = 0 makes y = 0 / 0 or 0 * (1 / 0) (C = 1).
+    const float shift = block_max == -INFINITY ? 0.0f : block_max;
 
     // The terms of the block's sum: f32 e (kept for pass 3), 16-bit 2^64 e.
     const auto term = [&](float x) {
       if constexpr (sizeof(T) == 4)
-        return softmax_exp<T>(x, block_max);
+        return softmax_exp<T>(x, shift);
       else
-        return softmax_exp_times_2_64(x, block_max);
+        return softmax_exp_times_2_64(x, shift);
     };
+    float kept[KeepExps ? P : 1][V];
     float acc[V];
 #pragma unroll
     for (int k = 0; k < V; ++k) acc[k] = 0.0f;
@@ -173,14 +194,26 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
         for (int k = 0; k < V; ++k) {
           const float e = term(kv::to_f32(v.lane[k]));
           acc[k] += e;
-          if constexpr (sizeof(T) == 4) v.lane[k] = e;
+          if constexpr (KeepExps)
+            kept[p][k] = e;
+          else if constexpr (sizeof(T) == 4)
+            v.lane[k] = e;
         }
-        if constexpr (sizeof(T) == 4) buf[j] = v;
+        if constexpr (!KeepExps && sizeof(T) == 4) buf[j] = v;
       }
     }
     const float tail_e = tail_thread ? term(tail_x) : 0.0f;
     acc[0] += tail_e;
     const float block_sum = block_reduce(tree_sum<V>(acc), SumOp{}, red[1]) * (sizeof(T) == 2 ? 0x1p-64f : 1.0f);
+    // Kept exps: no thread reads the stage again (the reduction's barrier follows every thread's
+    // pass 2), so the copy of its next row starts now, under the exchange and the stores. Only
+    // the generic proxy's reads precede the copy's writes: no proxy fence.
+    const auto refill = [&] {
+      const long long next = row + static_cast<long long>(stages) * gridDim.y;
+      if (next < a.rows) issue(stage, next);
+    };
+    if constexpr (KeepExps)
+      if (threadIdx.x == 0) refill();
 
     // One block is its own cluster: nothing to exchange (and an asynchronous store to the
     // shared::cluster window of a one-block cluster is an invalid write for compute-sanitizer).
@@ -194,13 +227,18 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
     const float row_max = row_total.x, sum = row_total.y;
 
     // y = e * factor: 16-bit factor = 2^-64 / S (softmax_scale_factor) for 2^64 e, f32 across
-    // blocks exp(m_b - M) / S; f32 in one block divides e by S.
+    // blocks exp(m_b - M) / S; f32 in one block divides e by S. 16-bit kept exps across blocks,
+    // 2^64 exp(x - m_b), take exp(m_b - M) into the factor as f32 does; the pass that recomputes
+    // takes 2^64 exp(x - M).
     const bool divides = sizeof(T) == 4 && blocks == 1;
-    const float factor = sizeof(T) == 2 ? softmax_scale_factor<T>(sum) * 0x1p-64f
+    const bool rescales = blocks > 1 && (sizeof(T) == 4 || KeepExps);
+    const float rescale = rescales ? softmax_exp<float>(block_max, row_max) : 1.0f;
+    const float factor = sizeof(T) == 2 ? softmax_scale_factor<T>(sum) * 0x1p-64f * rescale
                          : divides      ? sum
-                                        : softmax_exp<float>(block_max, row_max) / sum;
-    const auto out = [&](float value) {  // value: the stored e (f32) or x (16-bit)
-      if constexpr (sizeof(T) == 4)
+                                        : rescale / sum;
+    // value: e (f32, or kept) or x (16-bit, recomputed)
+    const auto out = [&](float value) {
+      if constexpr (sizeof(T) == 4 || KeepExps)
         return divides ? value / factor : value * factor;
       else
         return softmax_exp_times_2_64(value, row_max) * factor;
@@ -209,21 +247,25 @@ __global__ void __launch_bounds__(1024) softmax_cluster_bulk(SoftmaxArgs<T> a, i
     for (int p = 0; p < P; ++p) {
       const int j = p * threads + t;
       if (j < vectors) {
-        const Vec v = buf[j];
         float o[V];
+        if constexpr (KeepExps) {
 #pragma unroll
-        for (int k = 0; k < V; ++k) o[k] = out(kv::to_f32(v.lane[k]));
+          for (int k = 0; k < V; ++k) o[k] = out(kept[p][k]);
+        } else {
+          const Vec v = buf[j];
+#pragma unroll
+          for (int k = 0; k < V; ++k) o[k] = out(kv::to_f32(v.lane[k]));
+        }
         store_16_bytes<T, V>(y + j * V, pack_vec<T, V>(o));
       }
     }
-    if (tail_thread) y[vectors * V + t] = kv::from_f32<T>(out(sizeof(T) == 4 ? tail_e : tail_x));
+    if (tail_thread) y[vectors * V + t] = kv::from_f32<T>(out(sizeof(T) == 4 || KeepExps ? tail_e : tail_x));
 
-    __syncthreads();  // every thread is done with this stage: it can be refilled
-    if (threadIdx.x == 0) {
-      const long long next = row + static_cast<long long>(stages) * gridDim.y;
-      if (next < a.rows) {
+    if constexpr (!KeepExps) {
+      __syncthreads();  // every thread is done with this stage: it can be refilled
+      if (threadIdx.x == 0) {
         bulk::fence_proxy_async();  // the f32 pass wrote the stage; the copy engine writes it next
-        issue(stage, next);
+        refill();
       }
     }
   }

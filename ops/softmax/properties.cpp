@@ -145,7 +145,7 @@ void extreme_logits(const Context& ctx, const OpSpec& op) {
 void out_of_domain(const Context& ctx, const OpSpec& op) {
   for (DType d : dtypes_of(ctx)) {
     Case c = *case_of(op, d, {}, Placements::any, rc::gen::just(recipe("special", 1)));
-    c.shape[0] = std::max<std::int64_t>(c.shape[0], 4);  // every pattern: one NaN, one +inf, all -inf, some -inf
+    c.shape[0] = std::max<std::int64_t>(c.shape[0], 6);  // every pattern: NaN, +inf, all -inf, some -inf, masked
     c.placement = {};
     expect_pass(ctx, op, c);
   }

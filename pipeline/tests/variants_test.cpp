@@ -74,7 +74,8 @@ void out_of_domain_rows(Backend backend) {
   int ran = 0;
   for (const auto& variant : kverify::kernels::softmax::variants()) {
     for (const char* dtype : {"f32", "f16", "bf16"}) {
-      // values=special cycles rows through: one NaN, one +inf, all -inf, every third -inf.
+      // values=special cycles rows through: one NaN, one +inf, all -inf, every third -inf, and
+      // masked rows (-inf but for the first or the last 1-3 columns).
       for (const char* shape : {"shape=8x40", "shape=8x3", "shape=8x1000"}) {
         auto c = kverify::parse_case(std::string("op=softmax values=special dtype=") + dtype + " " + shape);
         c.variant = std::string(variant.name);

@@ -99,7 +99,7 @@ TEST(SoftmaxRegisterVariants, BlockRegsEveryDepthOnEmu) {
 }
 
 TEST(SoftmaxRegisterVariants, OutOfDomainRowsAtVectorWidths) {
-  // values=special: a NaN row, a +inf row, an all -inf row, every third -inf (vec_io pads with
+  // values=special: a NaN row, a +inf row, an all -inf row, every third -inf, masked rows (vec_io pads with
   // -inf for the max and 0 for the sum; the rows must still come out as the contract says).
   for (const char* variant : {"rows_vec", "block_regs"})
     EXPECT_GT(run_widths("softmax", variant, {7, 128, 1024}, 8, Backend::emu, "special"), 0);

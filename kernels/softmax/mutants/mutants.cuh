@@ -150,6 +150,31 @@ __global__ void softmax_missing_barrier(SoftmaxArgs<T> a) {
         kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - max) / sum);
 }
 
+// softmax, a warp per row split in two: each half-warp takes one half of the row's columns and its
+// own (max, sum); the halves combine as S = s0 exp(m0 - M) + s1 exp(m1 - M), as a cluster or a
+// split-row kernel does. A half of only -inf (a masked row) has m = -inf and s = sum exp(-inf -
+// -inf) = NaN, which turns the whole row NaN where the contract wants 0 for the -inf columns.
+template <typename T>
+__global__ void softmax_split_unguarded(SoftmaxArgs<T> a) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const int lane = static_cast<int>(threadIdx.x % 32), half = lane / 16;
+  const T* x = a.x + row * a.x_row_stride;
+  const long long mid = (a.cols + 1) / 2, begin = half == 0 ? 0 : mid, end = half == 0 ? mid : a.cols;
+  float max = -INFINITY;
+  for (long long c = begin + lane % 16; c < end; c += 16) max = fmaxf(max, kv::to_f32(x[c * a.x_col_stride]));
+  for (int offset = 8; offset > 0; offset /= 2) max = fmaxf(max, __shfl_xor_sync(0xffffffffu, max, offset));
+  float sum = 0.0f;
+  for (long long c = begin + lane % 16; c < end; c += 16) sum += expf(kv::to_f32(x[c * a.x_col_stride]) - max);  // BUG
+  for (int offset = 8; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  const float other_max = __shfl_xor_sync(0xffffffffu, max, 16), other_sum = __shfl_xor_sync(0xffffffffu, sum, 16);
+  const float row_max = fmaxf(max, other_max);
+  const float row_sum = sum * expf(max - row_max) + other_sum * expf(other_max - row_max);
+  for (long long c = lane; c < a.cols; c += 32)
+    a.y[row * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(expf(kv::to_f32(x[c * a.x_col_stride]) - row_max) / row_sum);
+}
+
 // softmax/warp_per_row with the tail lanes' max padded with 0 instead of -inf, the classic masked-row
 // bug: invisible when the row fills every lane's registers (cols = 32 * 2^k) or holds a value above
 // 0; it shows on a tail width of values far enough below 0 that exp(x - 0) underflows (const:-200,
@@ -232,6 +257,7 @@ KV_SOFTMAX_MUTANT(unit_stride, warp_per_row_grid)
 KV_SOFTMAX_MUTANT(fixed_block, block_per_row_grid)
 KV_SOFTMAX_MUTANT(f16_denominator, block_per_row_grid)
 KV_SOFTMAX_MUTANT(missing_barrier, block_per_row_grid)
+KV_SOFTMAX_MUTANT(split_unguarded, warp_per_row_grid)
 #undef KV_SOFTMAX_MUTANT
 
 void tail_zero_padding(const LaunchRequest& r) {

@@ -63,7 +63,7 @@ kverify::Expectations reference_of(const kverify::Case& c) {
     bytes[t].resize(static_cast<std::size_t>(layout.elements()) * size);
     for (std::int64_t r = 0; r < layout.rows; ++r)
       for (std::int64_t col = 0; col < layout.cols; ++col)
-        kverify::store_from_f64(c.dtype, kverify::recipe_value(c.values, c.seed, t, r, col),
+        kverify::store_from_f64(c.dtype, kverify::recipe_value(c.values, c.seed, t, r, col, layout.cols),
                                 bytes[t].data() + static_cast<std::size_t>(layout.index(r, col)) * size);
     views.push_back({bytes[t].data(), layout, c.dtype});
   }

@@ -5,11 +5,13 @@
 //     thread issues; a ring of `stages` slices per block lets the next rows' copies run while the
 //     threads work on the current row. The bytes in flight depend neither on registers nor on how
 //     many threads wait: with 1 stage, the other blocks on the SM keep the memory busy.
-//   - Each input element is read from memory once: three passes over the slice in shared memory
-//     (max; exp and sum; normalise and store), P 16-byte vectors per thread in each. Kept exps
-//     (KeepExps: blocks of <= 512 threads, <= 64 exps per thread): pass 2 leaves its exps in
-//     registers, pass 3 only scales them (no exp recomputed for 16-bit, no shared round trip for
-//     f32), and the stage's next copy starts right after pass 2 instead of after the stores.
+//   - Each input element is read from memory once. Kept exps (KeepExps: blocks of <= 512
+//     threads, <= 64 exps per thread) read the slice from shared memory once, into registers:
+//     each thread shifts its exps by its own max m_t and sums them, one combine of the threads'
+//     (m_t, s_t) pairs gives the block's (m_b, s_b) behind a single barrier, and the stores
+//     scale the kept exps; the stage's next copy starts right after the combine. Otherwise
+//     three passes over the slice (max; exp and sum; recompute or reread, normalise, store),
+//     P 16-byte vectors per thread in each, and the stage is refilled after the stores.
 //   - One exchange per row: every block sends its (local max m_b, s_b = sum of exp(x - m_b)) to
 //     every block of the cluster through distributed shared memory, with an asynchronous store
 //     that counts its 8 bytes on the receiver's barrier (no memory fence, no cluster barrier per
@@ -29,18 +31,22 @@
 //     exp(m_b - M) (expf, 2 ulp) and one product per pair, 2.5 eps32 more than a plain sum: far
 //     below the output ulp the 16-bit policy adds (ops/softmax/reference.cpp). Both passes take
 //     the fast exp as E = 2^64 exp (softmax_exp_times_2_64) and apply its 2^-64 once: to the
-//     block's sum, and folded into the factor 2^-64 / S (>= 2^-84, exact). A power-of-two scale commutes with rounding outside the
-//     subnormals, so the sum and y = E (2^-64 / S) carry the bits of summing and scaling
-//     e = E 2^-64, except where e was subnormal, where they skip its rounding (the sum's terms
-//     stay below n 2^64 <= 2^84, far from overflow). Two multiplications per element fewer.
-//   f16/bf16, kept: y = E_b (2^-64 exp(m_b - M) / S) with E_b = 2^64 exp(x - m_b) from pass 2; in
-//     one block (m_b = M, the factor's exp(0) left out) the bits of the recomputed form. Across
-//     blocks the f32 C > 1 analysis below holds: the arguments' roundings sum to |x - M| / 2 eps32,
-//     expf's 2 ulp and two more roundings (of the factor, of the product), ~5 eps32 beside the
-//     16-bit policy's 2048 eps32 (f16; bf16 16384).
-//   f32, one block (C = 1, m_b = M): pass 2 keeps e = exp(x - M) in place of x in shared memory;
-//     y = e / S, as the register kernels.
-//   f32, C > 1: y = e * (exp(m_b - M) / S), one division per block: per element expf twice
+//     block's sum, and folded into the factor 2^-64 / S (>= 2^-84, exact). A power-of-two scale
+//     commutes with rounding outside the subnormals, so the sum and y = E (2^-64 / S) carry the
+//     bits of summing and scaling e = E 2^-64, except where e was subnormal, where they skip its
+//     rounding (the sum's terms stay below n 2^64 <= 2^84, far from overflow). Two
+//     multiplications per element fewer.
+//   f16/bf16 and f32 across blocks, kept: y = E_t (2^-64 exp(m_t - M) / S) with E_t = 2^64
+//     exp(x - m_t) (f32: e_t = exp(x - m_t) and exp(m_t - M) / S). x <= m_t <= M, so the roundings
+//     of x - m_t and m_t - M cost |x - M| / 2 eps32, the policy's first term; then exp's error
+//     (fast exp for 16-bit, expf for f32), expf's 2 ulp for the factor and two roundings (the
+//     factor, the product): 5 eps32 for f32, as the recomputing f32 C > 1 below; far below the
+//     16-bit policy's 2048 eps32 (f16; bf16 16384). S gains one level of pair combination (an
+//     expf and a product per warp and per block), beside a sum term of >= 260 eps32 (f32 C > 1)
+//     or the 16-bit output ulp.
+//   f32, one block (C = 1, m_b = M): e = exp(x - M) (kept in registers, or in place of x in
+//     shared memory), y = e / S, as the register kernels.
+//   f32, C > 1, recomputed: y = e * (exp(m_b - M) / S), one division per block: per element expf twice
 //     (2 + 2 ulp), one rounding of the factor, one of the product: 5 eps32 where the register
 //     kernels have 2.5; the launcher uses C > 1 only for rows over 16384 columns, where the
 //     policy's sum term (n/32 + log2 n) / 2 is above 260 eps32 and the sum's own depth is ~35
@@ -48,8 +54,9 @@
 //     The rounding of x - m_b and of m_b - M cost |x - m_b| / 2 + |m_b - M| / 2 = |x - M| / 2
 //     eps32, the policy's first term.
 // Out-of-domain rows are NaN by IEEE arithmetic, as in the register kernels: a NaN makes its
-// block's s_b NaN; +inf makes exp(inf - inf); an all -inf row makes M = -inf (below, at the
-// shift). A -inf among finite values gives 0, also where it fills a block's whole slice.
+// thread's and block's sums NaN; +inf makes exp(inf - inf); an all -inf row makes M = -inf (below,
+// at the shift). A -inf among finite values gives 0, also where it fills a thread's elements or a
+// block's whole slice.
 #pragma once
 
 #include <type_traits>
@@ -87,6 +94,25 @@ __device__ __forceinline__ float2 bulk_cluster_combine(float2 mine, float2* pair
   return make_float2(max, warp_reduce(scaled, SumOp{}));
 }
 
+// The block's (max, sum) from every thread's (m, s = sum of exp(x - m)), in every thread, with
+// one barrier: `scratch` (32 pairs) may be written again only after the block's next barrier
+// (the kernel alternates two sets between rows). m == max passes s on unscaled: a part of only
+// -inf (m = max = -inf) adds its 0, and a NaN in s stays NaN. The butterflies' order is fixed:
+// every warp, and every run, gets the same bits.
+__device__ __forceinline__ float2 block_pair_combine(float m, float s, float2* scratch) {
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const auto combine = [](float m, float s, bool present) {
+    const float max = warp_reduce(present ? m : -INFINITY, MaxOp{});
+    const float scaled = !present ? 0.0f : m == max ? s : s * softmax_exp<float>(m, max);
+    return make_float2(max, warp_reduce(scaled, SumOp{}));
+  };
+  const float2 mine = combine(m, s, true);
+  if (lane == 0) scratch[warp] = mine;
+  __syncthreads();
+  const float2 p = lane < warps ? scratch[lane] : make_float2(-INFINITY, 0.0f);
+  return combine(p.x, p.y, lane < warps);
+}
+
 // The max of a 16-byte vector's values: 16-bit ones in pairs in their storage type (the max of
 // 16-bit values is one of them; __hmax2 returns the non-NaN operand, as fmaxf).
 template <typename T, int V>
@@ -120,6 +146,7 @@ __global__ void __launch_bounds__(KeepExps ? kBulkKeptExpsMaxThreads : 1024)
   __shared__ std::uint64_t exchanged[2];
   __shared__ float2 pairs[2][kBulkMaxCluster];
   __shared__ float red[2][32];
+  __shared__ float2 block_pairs[2][32];  // block_pair_combine's, for even and odd rows
 
   const unsigned rank = bulk::cluster_rank(), blocks = bulk::cluster_blocks();
   const long long begin = static_cast<long long>(rank) * slice_vectors * V;
@@ -163,25 +190,41 @@ __global__ void __launch_bounds__(KeepExps ? kBulkKeptExpsMaxThreads : 1024)
     const float tail_x = tail_thread ? kv::to_f32(x[vectors * V + t]) : MaxOp::identity();
 
     bulk::wait_parity(&full[stage], static_cast<unsigned>(i / stages) & 1u);
+    // Kept exps read the slice once, into registers; the recomputing pass reads it three times.
+    float kept[KeepExps ? P : 1][V];
     float max = tail_x;
 #pragma unroll
-    for (int p = 0; p < P; ++p)
-      if (p * threads + t < vectors) max = vector_max<T, V>(buf[p * threads + t], max);
-    const float block_max = block_reduce(max, MaxOp{}, red[0]);
-    // A slice of only -inf (a masked part of a row) has block_max = -inf: its terms exp(-inf - 0)
-    // = 0 instead of exp(-inf - -inf) = NaN, so its s_b = 0 and the row's other blocks decide.
-    // A row of only -inf still comes out NaN: its M = -inf makes exp(m_b - M) and the combine NaN
+    for (int p = 0; p < P; ++p) {
+      const int j = p * threads + t;
+      if (j < vectors) {
+        if constexpr (KeepExps) {
+          const Vec v = buf[j];
+          max = vector_max<T, V>(v, max);
+#pragma unroll
+          for (int k = 0; k < V; ++k) kept[p][k] = kv::to_f32(v.lane[k]);
+        } else {
+          max = vector_max<T, V>(buf[j], max);
+        }
+      }
+    }
+    // Kept exps shift by the thread's own max (no block reduction before the exps; one pair
+    // combine after them), except f32 in one block, which keeps y = exp(x - M) / S exact to the
+    // register kernels' 2.5 eps32 (a thread's max costs an expf and a product more: 5 eps32).
+    const bool own_max = KeepExps && (sizeof(T) == 2 || blocks > 1);
+    const float shift_max = own_max ? max : block_reduce(max, MaxOp{}, red[0]);
+    // A part of the row of only -inf (a masked slice) has shift_max = -inf: its terms exp(-inf -
+    // 0) = 0 instead of exp(-inf - -inf) = NaN, so its sum is 0 and the rest of the row decides.
+    // A row of only -inf still comes out NaN: its M = -inf makes exp(m - M) and the combine NaN
     // (C > 1), S = 0 makes y = 0 / 0 or 0 * (1 / 0) (C = 1).
-    const float shift = block_max == -INFINITY ? 0.0f : block_max;
+    const float shift = shift_max == -INFINITY ? 0.0f : shift_max;
 
-    // The terms of the block's sum: f32 e (kept for pass 3), 16-bit 2^64 e.
+    // The terms of the sum: f32 e (kept for pass 3), 16-bit 2^64 e.
     const auto term = [&](float x) {
       if constexpr (sizeof(T) == 4)
         return softmax_exp<T>(x, shift);
       else
         return softmax_exp_times_2_64(x, shift);
     };
-    float kept[KeepExps ? P : 1][V];
     float acc[V];
 #pragma unroll
     for (int k = 0; k < V; ++k) acc[k] = 0.0f;
@@ -189,22 +232,33 @@ __global__ void __launch_bounds__(KeepExps ? kBulkKeptExpsMaxThreads : 1024)
     for (int p = 0; p < P; ++p) {
       const int j = p * threads + t;
       if (j < vectors) {
-        Vec v = buf[j];
+        if constexpr (KeepExps) {
 #pragma unroll
-        for (int k = 0; k < V; ++k) {
-          const float e = term(kv::to_f32(v.lane[k]));
-          acc[k] += e;
-          if constexpr (KeepExps)
-            kept[p][k] = e;
-          else if constexpr (sizeof(T) == 4)
-            v.lane[k] = e;
+          for (int k = 0; k < V; ++k) {
+            kept[p][k] = term(kept[p][k]);
+            acc[k] += kept[p][k];
+          }
+        } else {
+          Vec v = buf[j];
+#pragma unroll
+          for (int k = 0; k < V; ++k) {
+            const float e = term(kv::to_f32(v.lane[k]));
+            acc[k] += e;
+            if constexpr (sizeof(T) == 4) v.lane[k] = e;
+          }
+          if constexpr (sizeof(T) == 4) buf[j] = v;
         }
-        if constexpr (!KeepExps && sizeof(T) == 4) buf[j] = v;
       }
     }
     const float tail_e = tail_thread ? term(tail_x) : 0.0f;
     acc[0] += tail_e;
-    const float block_sum = block_reduce(tree_sum<V>(acc), SumOp{}, red[1]) * (sizeof(T) == 2 ? 0x1p-64f : 1.0f);
+    // 16-bit: the terms' 2^64 off once, per thread (own max: >= 1 wherever the thread has an
+    // element, so exact) or per block.
+    constexpr float kUnscale = sizeof(T) == 2 ? 0x1p-64f : 1.0f;
+    const float thread_sum = tree_sum<V>(acc);
+    const float2 block_total = own_max ? block_pair_combine(max, thread_sum * kUnscale, block_pairs[i & 1])
+                                       : make_float2(shift_max, block_reduce(thread_sum, SumOp{}, red[1]) * kUnscale);
+    const float block_max = block_total.x, block_sum = block_total.y;
     // Kept exps: no thread reads the stage again (the reduction's barrier follows every thread's
     // pass 2), so the copy of its next row starts now, under the exchange and the stores. Only
     // the generic proxy's reads precede the copy's writes: no proxy fence.
@@ -226,16 +280,21 @@ __global__ void __launch_bounds__(KeepExps ? kBulkKeptExpsMaxThreads : 1024)
     }
     const float row_max = row_total.x, sum = row_total.y;
 
-    // y = e * factor: 16-bit factor = 2^-64 / S (softmax_scale_factor) for 2^64 e, f32 across
-    // blocks exp(m_b - M) / S; f32 in one block divides e by S. 16-bit kept exps across blocks,
-    // 2^64 exp(x - m_b), take exp(m_b - M) into the factor as f32 does; the pass that recomputes
-    // takes 2^64 exp(x - M).
+    // y = e * factor: 16-bit factor = 2^-64 / S (softmax_scale_factor) for 2^64 e; f32 across
+    // blocks exp(m - M) / S, m the max the exps were shifted by (the thread's when own_max, else
+    // the block's); f32 in one block divides e by S. 16-bit kept exps take exp(m - M) into the
+    // factor as f32 does; the 16-bit pass that recomputes takes 2^64 exp(x - M).
     const bool divides = sizeof(T) == 4 && blocks == 1;
-    const bool rescales = blocks > 1 && (sizeof(T) == 4 || KeepExps);
-    const float rescale = rescales ? softmax_exp<float>(block_max, row_max) : 1.0f;
-    const float factor = sizeof(T) == 2 ? softmax_scale_factor<T>(sum) * 0x1p-64f * rescale
-                         : divides      ? sum
-                                        : rescale / sum;
+    const bool rescales = own_max || (sizeof(T) == 4 && blocks > 1);
+    const float rescale = rescales ? softmax_exp<float>(own_max ? max : block_max, row_max) : 1.0f;
+    // 16-bit kept exps: 2^-64 / S (>= 2^-84) and the rescale in one factor only while their
+    // product is a normal f32. A part of the row far below M (exp(m - M) < 2^-62 S) would make it
+    // subnormal or 0 and lose outputs that the 16-bit type still holds (bf16 down to 2^-133,
+    // 2^64 times the kept exp); such a thread takes two products: (E rescale) >= 2^64 y is
+    // normal wherever y is not 0 in bf16, then times 2^-64 / S.
+    const float unscale = sizeof(T) == 2 ? softmax_scale_factor<T>(sum) * 0x1p-64f : 1.0f;
+    const float factor = sizeof(T) == 2 ? unscale * rescale : divides ? sum : rescale / sum;
+    const bool one_product = !(factor < 0x1p-126f);  // NaN too: it stays NaN either way
     // value: e (f32, or kept) or x (16-bit, recomputed)
     const auto out = [&](float value) {
       if constexpr (sizeof(T) == 4 || KeepExps)
@@ -243,23 +302,29 @@ __global__ void __launch_bounds__(KeepExps ? kBulkKeptExpsMaxThreads : 1024)
       else
         return softmax_exp_times_2_64(value, row_max) * factor;
     };
+    const auto store = [&](auto out) {
 #pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const int j = p * threads + t;
-      if (j < vectors) {
-        float o[V];
-        if constexpr (KeepExps) {
+      for (int p = 0; p < P; ++p) {
+        const int j = p * threads + t;
+        if (j < vectors) {
+          float o[V];
+          if constexpr (KeepExps) {
 #pragma unroll
-          for (int k = 0; k < V; ++k) o[k] = out(kept[p][k]);
-        } else {
-          const Vec v = buf[j];
+            for (int k = 0; k < V; ++k) o[k] = out(kept[p][k]);
+          } else {
+            const Vec v = buf[j];
 #pragma unroll
-          for (int k = 0; k < V; ++k) o[k] = out(kv::to_f32(v.lane[k]));
+            for (int k = 0; k < V; ++k) o[k] = out(kv::to_f32(v.lane[k]));
+          }
+          store_16_bytes<T, V>(y + j * V, pack_vec<T, V>(o));
         }
-        store_16_bytes<T, V>(y + j * V, pack_vec<T, V>(o));
       }
-    }
-    if (tail_thread) y[vectors * V + t] = kv::from_f32<T>(out(sizeof(T) == 4 || KeepExps ? tail_e : tail_x));
+      if (tail_thread) y[vectors * V + t] = kv::from_f32<T>(out(sizeof(T) == 4 || KeepExps ? tail_e : tail_x));
+    };
+    if (sizeof(T) == 4 || !KeepExps || one_product)
+      store(out);
+    else
+      store([&](float kept_exp) { return kept_exp * rescale * unscale; });
 
     if constexpr (!KeepExps) {
       __syncthreads();  // every thread is done with this stage: it can be refilled

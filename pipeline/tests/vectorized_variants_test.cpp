@@ -115,6 +115,11 @@ TEST(SoftmaxRegisterVariants, AllVariantsOnCuda) {
   run_widths("softmax", "cluster_bulk", {1, 33, 1024, 8193, 32768, 32769, 65536, 100003, 262144, 262147, 786432}, 3,
              Backend::cuda);
   run_widths("softmax", "cluster_bulk", {5, 1024, 65536, 262144}, 8, Backend::cuda, "special");
+  // Parts of a row far below its max (a later slice of a falling ramp, threads of widely spread
+  // values): the kept exps' rescale exp(m - M) times 2^-64 / S leaves the f32 range while the
+  // outputs are still in bf16's.
+  run_widths("softmax", "cluster_bulk", {65536, 262144}, 2, Backend::cuda, "ramp:-0.002");
+  run_widths("softmax", "cluster_bulk", {257, 1024, 65536}, 3, Backend::cuda, "negative:300");
 }
 
 TEST(RowSumVectorVariants, RowsVecAndSplitVecOnEmu) {

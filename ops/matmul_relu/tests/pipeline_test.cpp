@@ -8,7 +8,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -323,6 +325,50 @@ TEST(SimtPlan, SplitsCoverKWithoutEmptyRanges) {
     EXPECT_LE(p.splits, 65535) << shape;
     if (p.splits > 1) EXPECT_GE(p.k_per_split, kverify::kernels::matmul_relu::kSimtMinSplitK) << shape;
   }
+}
+
+// The sweep hooks take one of the launcher's kernels or fail with the accepted form (a typo must
+// not time the default plan under the forced plan's name).
+template <typename Plan>
+void expect_forced_plans(const char* variable, Plan plan, const kverify::LaunchRequest& r,
+                         std::initializer_list<const char*> malformed, const char* accepted,
+                         const char* accepted_form) {
+  for (const char* value : malformed) {
+    setenv(variable, value, 1);
+    try {
+      plan(r);
+      ADD_FAILURE() << variable << "='" << value << "' was taken";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(accepted_form), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(value), std::string::npos) << e.what();
+    }
+  }
+  setenv(variable, accepted, 1);
+  EXPECT_NO_THROW(plan(r)) << variable << "='" << accepted << "'";
+  unsetenv(variable);
+}
+
+TEST(SimtPlan, AForcedPlanIsOneOfTheKernelsOrAnError) {
+  using kverify::kernels::matmul_relu::simt_plan;
+  expect_forced_plans("KVERIFY_SIMT_PLAN", simt_plan, simt_request("shape=1000x1000x1000"),
+                      {"", "128", "96,1", "128,0", "128,2,1", "64;2"}, "64,2", "expected tile_m,splits");
+  const auto forced = [] {
+    setenv("KVERIFY_SIMT_PLAN", "64,2", 1);
+    const auto p = kverify::kernels::matmul_relu::simt_plan(simt_request("shape=1000x1000x1000"));
+    unsetenv("KVERIFY_SIMT_PLAN");
+    return p;
+  }();
+  EXPECT_EQ(forced.tile_m, 64);
+  EXPECT_EQ(forced.splits, 2);
+  // 64-row tiles are f32's only.
+  expect_forced_plans("KVERIFY_SIMT_PLAN", simt_plan, plan_request("shape=64x64x64", "f16"), {"64,1"}, "128,1",
+                      "(64: f32 only)");
+}
+
+TEST(WgmmaPlan, AForcedPlanIsOneOfTheKernelsOrAnError) {
+  using kverify::kernels::matmul_relu::wgmma_plan;
+  expect_forced_plans("KVERIFY_WGMMA_PLAN", wgmma_plan, wgmma_request("shape=1000x1000x1000"),
+                      {"", "256", "96,1", "128,0", "256,2x", "tile"}, "128,3", "expected tile_n,splits");
 }
 
 TEST(WgmmaPlan, BenchShapesTakeTheirMeasuredPlans) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # A launch-plan sweep on the GPU (docs/perf.md "Plans swept, not guessed"): each line of stdin,
-#   op variant dtype shape VARIABLE=plan|-
+#   op variant dtype shape VARIABLE=plan [VARIABLE=plan ...] | -
 # is timed by `kverify bench` (the Case gated on its own shape first, the copy ceiling and the
-# baseline measured in the same process) with the development hook VARIABLE set to the plan
-# (`-`: the launcher's own plan), ROUNDS times, lines interleaved within a round so that a drift
-# of the device shows in every line alike. Prints one table row per line and round; the bench's
-# own tables go to OUTDIR.
+# baseline measured in the same process) with the development hooks set to the plans (`-`: the
+# launcher's own plan), ROUNDS times, lines interleaved within a round so that a drift of the
+# device shows in every line alike. Prints one table row per line and round; the bench's own
+# tables go to OUTDIR.
 #   gpu/plan-sweep.sh [--rounds N] [--reps N] [--bin KVERIFY] [--out OUTDIR] < lines
 set -uo pipefail
 rounds=2 reps=30 bin=build-gpu/tools/kverify outdir=/tmp/plan-sweep
@@ -32,7 +32,7 @@ for ((round = 1; round <= rounds; ++round)); do
     if [[ -z "$plan" ]]; then echo "plan-sweep: line '${lines[$n]}' has no plan field (VARIABLE=plan or -)" >&2; exit 2; fi
     md="$outdir/line$n-round$round.md"
     env_args=()
-    [[ "$plan" != - ]] && env_args=("$plan")
+    [[ "$plan" != - ]] && read -r -a env_args <<<"$plan"
     if env "${env_args[@]}" "$bin" bench --op "$op" --variant "$variant" --dtype "$dtype" --shape "$shape" \
          --gate-extra 0 --reps "$reps" --seed 1 --json "$outdir/line$n-round$round.json" --md "$md" \
          >"$outdir/line$n-round$round.log" 2>&1; then

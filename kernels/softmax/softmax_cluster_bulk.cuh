@@ -79,6 +79,16 @@ inline constexpr int kBulkMaxKeptExps = 64;
 
 #if defined(__CUDACC__)
 
+// A warp's (max, sum) of the pairs (m, s = sum of exp(x - m)) its lanes hold (`present`). m == max
+// passes s on unscaled: a part of only -inf (m = max = -inf) adds its 0, a NaN in s stays NaN, and
+// the part that holds the max takes no exp. The butterflies' order is fixed: every warp, and every
+// run, gets the same bits.
+__device__ __forceinline__ float2 warp_pair_combine(float m, float s, bool present) {
+  const float max = warp_reduce(present ? m : -INFINITY, MaxOp{});
+  const float scaled = !present ? 0.0f : m == max ? s : s * softmax_exp<float>(m, max);
+  return make_float2(max, warp_reduce(scaled, SumOp{}));
+}
+
 // The cluster's (M, S) of a row from every block's (m_b, s_b). Threads q < C of the block send the
 // block's pair to block q; every warp combines the C pairs, lane r holding block r's.
 __device__ __forceinline__ float2 bulk_cluster_combine(float2 mine, float2* pairs, std::uint64_t* barrier,
@@ -89,28 +99,19 @@ __device__ __forceinline__ float2 bulk_cluster_combine(float2 mine, float2* pair
                              bulk::peer_address(barrier, threadIdx.x));
   bulk::wait_parity(barrier, parity);
   const float2 p = lane < blocks ? pairs[lane] : make_float2(-INFINITY, 0.0f);
-  const float max = warp_reduce(p.x, MaxOp{});
-  const float scaled = lane < blocks ? p.y * softmax_exp<float>(p.x, max) : 0.0f;
-  return make_float2(max, warp_reduce(scaled, SumOp{}));
+  return warp_pair_combine(p.x, p.y, lane < blocks);
 }
 
-// The block's (max, sum) from every thread's (m, s = sum of exp(x - m)), in every thread, with
-// one barrier: `scratch` (32 pairs) may be written again only after the block's next barrier
-// (the kernel alternates two sets between rows). m == max passes s on unscaled: a part of only
-// -inf (m = max = -inf) adds its 0, and a NaN in s stays NaN. The butterflies' order is fixed:
-// every warp, and every run, gets the same bits.
+// The block's (max, sum) from every thread's (m, s), in every thread, with one barrier: `scratch`
+// (32 pairs) may be written again only after the block's next barrier (the kernel alternates two
+// sets between rows).
 __device__ __forceinline__ float2 block_pair_combine(float m, float s, float2* scratch) {
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  const auto combine = [](float m, float s, bool present) {
-    const float max = warp_reduce(present ? m : -INFINITY, MaxOp{});
-    const float scaled = !present ? 0.0f : m == max ? s : s * softmax_exp<float>(m, max);
-    return make_float2(max, warp_reduce(scaled, SumOp{}));
-  };
-  const float2 mine = combine(m, s, true);
+  const float2 mine = warp_pair_combine(m, s, true);
   if (lane == 0) scratch[warp] = mine;
   __syncthreads();
   const float2 p = lane < warps ? scratch[lane] : make_float2(-INFINITY, 0.0f);
-  return combine(p.x, p.y, lane < warps);
+  return warp_pair_combine(p.x, p.y, lane < warps);
 }
 
 // The max of a 16-byte vector's values: 16-bit ones in pairs in their storage type (the max of

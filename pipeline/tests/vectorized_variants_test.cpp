@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,65 @@ TEST(SoftmaxRegisterVariants, AllVariantsOnCuda) {
   // outputs are still in bf16's.
   run_widths("softmax", "cluster_bulk", {65536, 262144}, 2, Backend::cuda, "ramp:-0.002");
   run_widths("softmax", "cluster_bulk", {257, 1024, 65536}, 3, Backend::cuda, "negative:300");
+}
+
+// cluster_bulk's plans (host only): the bench widths take the plans the H200 sweeps chose
+// (reports/h200/perf.md Versions 5, 10 and 12), all with their exps kept; KVERIFY_BULK_PLAN takes
+// one the launcher can run or fails with the accepted form.
+TEST(ClusterBulkPlan, BenchWidthsTakeTheirMeasuredPlansWithKeptExps) {
+  using kverify::kernels::softmax::bulk_plan;
+  unsetenv("KVERIFY_BULK_PLAN");
+  struct Expected {
+    long long cols;
+    std::size_t bytes;
+    int cluster, threads, stages;
+  };
+  for (const Expected& e :
+       {Expected{16384, 2, 1, 256, 3}, Expected{65536, 2, 2, 512, 2}, Expected{262144, 2, 16, 256, 2},
+        Expected{65536, 4, 4, 512, 2}, Expected{262144, 4, 16, 256, 1}}) {
+    const auto plan = bulk_plan(e.cols, e.bytes);
+    EXPECT_EQ(plan.cluster, e.cluster) << e.cols << " x " << e.bytes << " bytes";
+    EXPECT_EQ(plan.threads, e.threads) << e.cols << " x " << e.bytes << " bytes";
+    EXPECT_EQ(plan.stages, e.stages) << e.cols << " x " << e.bytes << " bytes";
+    EXPECT_TRUE(plan.keep_exps) << e.cols << " x " << e.bytes << " bytes";
+  }
+  // 786432 f32 columns: 16 slices of 192 KiB, 16 vectors per thread of 768 threads: recomputed.
+  EXPECT_FALSE(bulk_plan(786432, 4).keep_exps);
+}
+
+TEST(ClusterBulkPlan, AForcedPlanIsOneTheLauncherCanRunOrAnError) {
+  using kverify::kernels::softmax::bulk_plan;
+  const auto forced = [](const char* value, long long cols, std::size_t bytes) {
+    setenv("KVERIFY_BULK_PLAN", value, 1);
+    const auto plan = bulk_plan(cols, bytes);
+    unsetenv("KVERIFY_BULK_PLAN");
+    return plan;
+  };
+  const auto two = forced("2,128,1", 16384, 2);
+  EXPECT_EQ(two.cluster, 2);
+  EXPECT_EQ(two.threads, 128);
+  EXPECT_EQ(two.stages, 1);
+  EXPECT_TRUE(two.keep_exps);                             // left out: kept where the plan allows
+  EXPECT_FALSE(forced("1,256,3,0", 16384, 2).keep_exps);  // recomputed on request
+  EXPECT_FALSE(forced("1,1024,1", 32768, 2).keep_exps);   // 1024 threads: more than kept exps allow
+  for (const char* malformed : {"", "1,256", "1,256,2,2", "17,256,1", "1,16,1", "1,256,5", "1,256,2,1x", "a,b,c"}) {
+    setenv("KVERIFY_BULK_PLAN", malformed, 1);
+    try {
+      bulk_plan(16384, 2);
+      ADD_FAILURE() << "KVERIFY_BULK_PLAN='" << malformed << "' was taken";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("expected cluster,threads,stages[,keep]"), std::string::npos) << e.what();
+    }
+  }
+  // Kept exps asked of a plan that cannot hold them: the reason, not a silent recompute.
+  setenv("KVERIFY_BULK_PLAN", "1,1024,1,1", 1);
+  try {
+    bulk_plan(32768, 2);
+    ADD_FAILURE() << "kept exps in blocks of 1024 threads were taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot keep the exps"), std::string::npos) << e.what();
+  }
+  unsetenv("KVERIFY_BULK_PLAN");
 }
 
 TEST(RowSumVectorVariants, RowsVecAndSplitVecOnEmu) {

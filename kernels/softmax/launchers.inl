@@ -125,13 +125,14 @@ inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
     plan.threads = large ? 512 : 256;
     plan.stages = large ? 2 : 3;
   }
-  plan.keep_exps = bulk_keep_exps_problem(cols, bytes, plan).empty();
+  int keep = -1;  // -1: kept where the plan allows
   // Development hook for the plan sweep (reports/h200/perf.md):
   // KVERIFY_BULK_PLAN="cluster,threads,stages[,keep]" (keep 0 or 1; left out: kept where the plan
   // allows). A plan that does not fit the device fails its launch with the reason; a malformed one
   // fails the Case rather than silently timing the default.
-  if (const char* forced = std::getenv("KVERIFY_BULK_PLAN")) {
-    int c = 0, t = 0, st = 0, keep = -1;
+  const char* forced = std::getenv("KVERIFY_BULK_PLAN");
+  if (forced) {
+    int c = 0, t = 0, st = 0;
     char rest = 0;
     const int fields = std::sscanf(forced, "%d,%d,%d,%d%c", &c, &t, &st, &keep, &rest);
     if ((fields != 3 && fields != 4) || c < 1 || c > kBulkMaxCluster || t < 32 || t > 1024 || st < 1 ||
@@ -141,11 +142,11 @@ inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
                                   std::to_string(kBulkMaxCluster) + ", threads 32..1024, stages 1.." +
                                   std::to_string(kBulkMaxStages) + ", keep 0 or 1");
     plan = BulkPlan{c, t, st, false};
-    const std::string problem = bulk_keep_exps_problem(cols, bytes, plan);
-    if (keep == 1 && !problem.empty())
-      throw std::invalid_argument(std::string("KVERIFY_BULK_PLAN='") + forced + "': cannot keep the exps: " + problem);
-    plan.keep_exps = keep == -1 ? problem.empty() : keep == 1;
   }
+  const std::string problem = bulk_keep_exps_problem(cols, bytes, plan);
+  if (keep == 1 && !problem.empty())
+    throw std::invalid_argument(std::string("KVERIFY_BULK_PLAN='") + forced + "': cannot keep the exps: " + problem);
+  plan.keep_exps = keep == -1 ? problem.empty() : keep == 1;
   return plan;
 }
 

@@ -260,9 +260,9 @@ __global__ void __launch_bounds__(KeepExps ? kBulkKeptExpsMaxThreads : 1024)
     const float2 block_total = own_max ? block_pair_combine(max, thread_sum * kUnscale, block_pairs[i & 1])
                                        : make_float2(shift_max, block_reduce(thread_sum, SumOp{}, red[1]) * kUnscale);
     const float block_max = block_total.x, block_sum = block_total.y;
-    // Kept exps: no thread reads the stage again (the reduction's barrier follows every thread's
-    // pass 2), so the copy of its next row starts now, under the exchange and the stores. Only
-    // the generic proxy's reads precede the copy's writes: no proxy fence.
+    // Kept exps: no thread reads the stage again (every thread's reads of it precede the
+    // combine's barrier), so the copy of its next row starts now, under the exchange and the
+    // stores. Only the generic proxy's reads precede the copy's writes: no proxy fence.
     const auto refill = [&] {
       const long long next = row + static_cast<long long>(stages) * gridDim.y;
       if (next < a.rows) issue(stage, next);

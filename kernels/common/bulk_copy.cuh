@@ -83,17 +83,6 @@ __device__ __forceinline__ void store_pair_to_peer(std::uint32_t remote, float2 
                : "memory");
 }
 
-// A 16-byte load from another block's shared memory (mapped by peer_address): the block wrote it
-// before a cluster_sync that this thread has passed.
-__device__ __forceinline__ float4 load_float4_from_peer(std::uint32_t remote) {
-  float4 v;
-  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
-               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "r"(remote)
-               : "memory");
-  return v;
-}
-
 __device__ __forceinline__ unsigned cluster_rank() {
   unsigned r;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));

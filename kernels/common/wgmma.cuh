@@ -80,18 +80,6 @@ __device__ __forceinline__ void claim_registers() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegisters));
 }
 
-// A barrier of the `threads` threads (whole warps) that execute it with the same `id` (1..15; 0 is
-// __syncthreads'): the consumer warpgroups meet without the producer.
-__device__ __forceinline__ void sync_named(unsigned id, unsigned threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
-// Brings a tensor map (a __grid_constant__ parameter) into the copy engine's cache ahead of the
-// first copy that uses it.
-__device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
-  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(tensor_map)) : "memory");
-}
-
 // A 2-D box of a tensor map (coordinates innermost first, in elements; the parts outside the
 // tensor are filled with zeros) into shared memory, completing its bytes on `barrier`.
 __device__ __forceinline__ void tensor_load_2d(std::uint32_t dst, const void* tensor_map, int inner, int outer,

@@ -25,13 +25,9 @@
 //     wgmma accumulator is restarted (scale_d = 0) after being added, rounded to nearest, into a
 //     second register accumulator: at most 4 kPromoteEvery truncating steps feed any rounded
 //     addition.
-//   - Splits (p.splits > 1): the K range of a tile is cut into splits, added in split order
-//     (deterministic), then the ReLU and one rounding. kClusterSum: the splits of a tile are the
-//     blocks of one cluster, a unit each; after its mainloop each block writes its f32 partial
-//     sums into its own ring (free by then), and after a cluster barrier block r adds the
-//     partial sums of its share of the tile's 8-column groups from every block of the cluster
-//     (distributed shared memory) and stores them. Otherwise each split writes its partial sums
-//     to the workspace and reduce_splits adds them.
+//   - Splits (p.splits > 1): the K range of a tile is cut into splits; each writes its f32 partial
+//     sums to the workspace and reduce_splits adds them in split order (deterministic), applies
+//     the ReLU and rounds once.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -63,9 +59,6 @@ struct Layout {
   // The stages, 1024-byte aligned (128-byte swizzle), then the full and empty barriers.
   static constexpr int kSharedBytes = 1024 + kStages * kStageBytes + kBarrierBytes;
   static_assert(kSharedBytes <= 227 * 1024, "shared memory per block on sm_90");
-  // The tile's f32 partial sums, for the cluster sum: they fit the ring.
-  static constexpr int kPartialBytes = kTileM * kTileN * 4;
-  static constexpr bool kRingHoldsPartials = kStages * kStageBytes >= kPartialBytes;
 };
 
 // The mutation self-test plants one bug class of the matmul mutants into this kernel and its
@@ -73,11 +66,11 @@ struct Layout {
 // test of it compiles away.
 enum class Bug {
   none,
-  relu_per_split,      // ReLU applied to each split's partial sum (workspace or cluster sum)
+  relu_per_split,      // ReLU applied to each split's partial sum
   unmasked_n_store,    // the N tail stored unmasked
   one_ulp_high,        // every positive result one storage ulp high
   one_unit_per_block,  // the persistent loop stops after its first unit: later tiles never written
-  last_split_dropped,  // the split reduction leaves out the last split (workspace or cluster sum)
+  last_split_dropped,  // the split reduction leaves out the last split
   dropped_k_tail,      // (host) the last partial K block never loaded
   unmasked_k_tail,     // (host) the tensor maps' K extent rounded up to the block: reads past K
   b_orientation,       // (host) a column-major B read as row-major
@@ -90,7 +83,7 @@ struct Params {
   long long units;  // m_tiles * n_tiles * splits
   void* c;          // T*, element (0, 0) of C (splits == 1)
   long long c_row_stride, c_col_stride;
-  float* partials;  // splits through the workspace: [split][m][n], dense; else nullptr
+  float* partials;  // splits > 1: [split][m][n], dense
 };
 
 struct Unit {
@@ -168,14 +161,11 @@ __device__ __forceinline__ void store_partial_pair(const Params& p, int split, l
   }
 }
 
-// kClusterSum: launched with clusters of p.splits blocks and a block per unit (gridDim.x ==
-// p.units), so that the blocks of a cluster are the splits of one tile.
-template <typename T, int kTileN, int kStages, bool kBNMajor, int kPromoteEvery, bool kClusterSum, Bug kBug = Bug::none>
+template <typename T, int kTileN, int kStages, bool kBNMajor, int kPromoteEvery, Bug kBug = Bug::none>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_relu_wgmma(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, Params p) {
   using L = Layout<kTileN, kStages>;
   static_assert(kPromoteEvery == 0 || kTileN <= 192, "promotion doubles the accumulators: tiles up to 192 wide");
-  static_assert(!kClusterSum || L::kRingHoldsPartials, "the cluster sum keeps the tile's partial sums in the ring");
   extern __shared__ unsigned char shared_raw[];
   unsigned char* const tiles =
       reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(shared_raw) + 1023) / 1024 * 1024);
@@ -189,9 +179,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warp = (static_cast<int>(threadIdx.x) / 32) % 4, lane = static_cast<int>(threadIdx.x) % 32;
   const long long first_unit = blockIdx.x, unit_step = gridDim.x;
   if (threadIdx.x == 0) {
-    // The copy engine reads each tensor map from memory at its first use: start those reads now.
-    wgmma::prefetch_tensor_map(&a_map);
-    wgmma::prefetch_tensor_map(&b_map);
     for (int s = 0; s < kStages; ++s) {
       bulk::init(&full[s], 1);                // the producer's arrive_expect_bytes
       bulk::init(&empty[s], kConsumers * 4);  // one arrival per consumer warp
@@ -223,10 +210,6 @@ __global__ void __launch_bounds__(kThreads, 1)
           }
         }
       }
-    }
-    if constexpr (kClusterSum) {
-      bulk::cluster_sync();  // the consumers' two cluster barriers (add_in_cluster)
-      bulk::cluster_sync();
     }
     return;
   }
@@ -301,56 +284,10 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
       }
     };
-    // kClusterSum: this block's partial sums into its ring, then its share of the tile's sum.
-    const auto add_in_cluster = [&](const float(&out)[kTileN / 2]) {
-      constexpr int kGroups = kTileN / 8;  // 8-column groups, 4 accumulators of every thread each
-      constexpr int kConsumerThreads = 128 * kConsumers;
-      // Thread ct of every block of the cluster holds the same elements of the tile.
-      const int ct = static_cast<int>(threadIdx.x) - 128;
-      float4* const partial = reinterpret_cast<float4*>(tiles);
-      wgmma::sync_named(1, kConsumerThreads);  // both warpgroups' wgmmas are done reading the ring
-#pragma unroll
-      for (int g = 0; g < kGroups; ++g)
-        partial[g * kConsumerThreads + ct] = make_float4(out[4 * g], out[4 * g + 1], out[4 * g + 2], out[4 * g + 3]);
-      bulk::cluster_sync();  // every block's partial sums are in its ring
-      const int splits = static_cast<int>(bulk::cluster_blocks()), rank = static_cast<int>(bulk::cluster_rank());
-      const int summed = kBug == Bug::last_split_dropped ? splits - 1 : splits;
-      const int per_block = (kGroups + splits - 1) / splits;
-      const int group_end = (rank + 1) * per_block < kGroups ? (rank + 1) * per_block : kGroups;
-      const auto term = [](float v) { return kBug == Bug::relu_per_split ? relu_keep_nan(v) : v; };
-      const long long row0 = w.m0 + consumer * 64 + warp * 16 + lane / 4;
-      for (int g = rank * per_block; g < group_end; ++g) {
-        const float4* const mine = partial + g * kConsumerThreads + ct;
-        float4 part[kWgmmaMaxClusterSplits];  // every split's loads in flight together
-#pragma unroll
-        for (int q = 0; q < kWgmmaMaxClusterSplits; ++q)
-          if (q < summed) part[q] = bulk::load_float4_from_peer(bulk::peer_address(mine, static_cast<unsigned>(q)));
-        float4 sum = make_float4(term(part[0].x), term(part[0].y), term(part[0].z), term(part[0].w));
-#pragma unroll
-        for (int q = 1; q < kWgmmaMaxClusterSplits; ++q) {
-          if (q < summed) {
-            sum.x += term(part[q].x);
-            sum.y += term(part[q].y);
-            sum.z += term(part[q].z);
-            sum.w += term(part[q].w);
-          }
-        }
-        const long long col = w.n0 + g * 8 + (lane % 4) * 2;
-        store_pair<T, kBug>(p, row0, col, sum.x, sum.y);
-        store_pair<T, kBug>(p, row0 + 8, col, sum.z, sum.w);
-      }
-      bulk::cluster_sync();  // no block leaves while a peer still reads its ring
-    };
-    if constexpr (kClusterSum) {
-      if constexpr (kPromoteEvery > 0)
-        add_in_cluster(total);
-      else
-        add_in_cluster(acc);
-    } else if constexpr (kPromoteEvery > 0) {
+    if constexpr (kPromoteEvery > 0)
       epilogue(total);
-    } else {
+    else
       epilogue(acc);
-    }
   }
 }
 

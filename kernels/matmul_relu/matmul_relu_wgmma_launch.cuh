@@ -1,8 +1,8 @@
 // The host side of matmul_relu/wgmma (matmul_relu_wgmma.cuh): how one planned problem
 // (wgmma_plan.hpp) is launched. prepare() packs the operands the tensor copies cannot read in
 // place, encodes the tensor maps and fills the kernel's parameters; launch_gemm() launches one
-// instantiation of the GEMM, persistent over the device's SMs, or a block per unit in clusters of
-// the splits (cluster sum); finish() adds the splits that went through the workspace. The production launcher
+// instantiation of the persistent GEMM over the device's SMs;
+// finish() adds the splits of a split-K plan. The production launcher
 // (matmul_relu_wgmma_sm90a.cu) and the mutation self-test's planted bugs
 // (mutants/wgmma_mutants.cuh) share them. nvcc for sm_90a only.
 #pragma once
@@ -126,49 +126,28 @@ Prepared prepare(const LaunchRequest& r, const WgmmaPlan& plan, Bug bug = Bug::n
   p.c = args.c;
   p.c_row_stride = args.c_row_stride;
   p.c_col_stride = args.c_col_stride;
-  p.partials =
-      plan.splits > 1 && !plan.cluster_sum ? reinterpret_cast<float*>(workspace + plan.partials_offset) : nullptr;
+  p.partials = plan.splits > 1 ? reinterpret_cast<float*>(workspace + plan.partials_offset) : nullptr;
   return out;
 }
 
-template <typename T, int kTileN, int kStages, bool kBNMajor, int kPromoteEvery, bool kClusterSum, Bug kBug = Bug::none>
+template <typename T, int kTileN, int kStages, bool kBNMajor, int kPromoteEvery, Bug kBug = Bug::none>
 void launch_gemm(const LaunchRequest& r, const Prepared& prepared) {
-  auto* kernel = &matmul_relu_wgmma<T, kTileN, kStages, kBNMajor, kPromoteEvery, kClusterSum, kBug>;
+  auto* kernel = &matmul_relu_wgmma<T, kTileN, kStages, kBNMajor, kPromoteEvery, kBug>;
   constexpr int kShared = Layout<kTileN, kStages>::kSharedBytes;
   // Once per instantiation (and device: kverify uses one); a failure throws and is retried next time.
   static const bool shared_allowed = (allow_dynamic_shared(kernel, kShared, "matmul_relu_wgmma"), true);
   static_cast<void>(shared_allowed);
   const Params& p = prepared.params;
-  if constexpr (kClusterSum) {
-    if (p.splits < 2 || p.splits > kWgmmaMaxClusterSplits)
-      throw std::logic_error("matmul_relu/wgmma: a cluster sum of " + std::to_string(p.splits) + " splits (2.." +
-                             std::to_string(kWgmmaMaxClusterSplits) + " are a portable cluster)");
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(p.units));  // a block per unit: the ring is free after it
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = kShared;
-    config.stream = launch_stream(r);
-    cudaLaunchAttribute cluster[1];
-    cluster[0].id = cudaLaunchAttributeClusterDimension;
-    cluster[0].val.clusterDim.x = static_cast<unsigned>(p.splits);
-    cluster[0].val.clusterDim.y = 1;
-    cluster[0].val.clusterDim.z = 1;
-    config.attrs = cluster;
-    config.numAttrs = 1;
-    ::kverify::cuda::check(cudaLaunchKernelEx(&config, kernel, prepared.a_map, prepared.b_map, p),
-                           "cudaLaunchKernelEx(matmul_relu_wgmma) in clusters of the splits");
-  } else {
-    const long long sms = ::kverify::cuda::device_status().multiprocessors;
-    const unsigned grid = static_cast<unsigned>(std::min(p.units, sms));
-    kernel<<<grid, kThreads, kShared, launch_stream(r)>>>(prepared.a_map, prepared.b_map, p);
-  }
+  const long long sms = ::kverify::cuda::device_status().multiprocessors;
+  const unsigned grid = static_cast<unsigned>(std::min(p.units, sms));
+  kernel<<<grid, kThreads, kShared, launch_stream(r)>>>(prepared.a_map, prepared.b_map, p);
   check_launch("matmul_relu_wgmma");
 }
 
-// The sum of the splits that went through the workspace, the ReLU and the rounding.
+// The sum of the splits, the ReLU and the rounding, when the plan split K.
 template <typename T, Bug kBug = Bug::none>
 void finish(const LaunchRequest& r, const Params& p) {
-  if (p.partials == nullptr) return;
+  if (p.splits == 1) return;
   reduce_splits<T, kBug><<<split_sum_grid(p.m, p.n), kSplitSumThreads, 0, launch_stream(r)>>>(p);
   check_launch("matmul_relu_wgmma reduce_splits");
 }

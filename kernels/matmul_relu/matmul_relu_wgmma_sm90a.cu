@@ -9,21 +9,15 @@ namespace wgmma_gemm {
 namespace {
 
 // The configurations the plan names (wgmma_plan.hpp), each with as many stages as 200 KiB of
-// shared memory hold (A and B per K block: 48, 40, 32, 24 KiB for tiles 256, 192, 128, 64 wide);
-// the cluster sum on the unpromoted 256- and 128-wide tiles (cluster_sum_problem).
+// shared memory hold (A and B per K block: 48, 40, 32, 24 KiB for tiles 256, 192, 128, 64 wide).
 template <typename T, bool kBNMajor>
 void launch_plan(const LaunchRequest& r, const WgmmaPlan& plan, const Prepared& prepared) {
-  const bool unpromoted = plan.promote_every == 0, cluster = plan.cluster_sum;
-  if (plan.tile_n == 256 && unpromoted && !cluster) return launch_gemm<T, 256, 4, kBNMajor, 0, false>(r, prepared);
-  if (plan.tile_n == 256 && unpromoted && cluster) return launch_gemm<T, 256, 4, kBNMajor, 0, true>(r, prepared);
-  if (plan.tile_n == 192 && plan.promote_every == 4 && !cluster)
-    return launch_gemm<T, 192, 5, kBNMajor, 4, false>(r, prepared);
-  if (plan.tile_n == 128 && unpromoted && !cluster) return launch_gemm<T, 128, 6, kBNMajor, 0, false>(r, prepared);
-  if (plan.tile_n == 128 && unpromoted && cluster) return launch_gemm<T, 128, 6, kBNMajor, 0, true>(r, prepared);
-  if (plan.tile_n == 64 && unpromoted && !cluster) return launch_gemm<T, 64, 8, kBNMajor, 0, false>(r, prepared);
+  if (plan.tile_n == 256 && plan.promote_every == 0) return launch_gemm<T, 256, 4, kBNMajor, 0>(r, prepared);
+  if (plan.tile_n == 192 && plan.promote_every == 4) return launch_gemm<T, 192, 5, kBNMajor, 4>(r, prepared);
+  if (plan.tile_n == 128 && plan.promote_every == 0) return launch_gemm<T, 128, 6, kBNMajor, 0>(r, prepared);
+  if (plan.tile_n == 64 && plan.promote_every == 0) return launch_gemm<T, 64, 8, kBNMajor, 0>(r, prepared);
   throw std::logic_error("matmul_relu/wgmma: no kernel for a tile " + std::to_string(plan.tile_n) +
-                         " wide with promotion every " + std::to_string(plan.promote_every) + " K blocks" +
-                         (cluster ? " and the splits added in a cluster" : ""));
+                         " wide with promotion every " + std::to_string(plan.promote_every) + " K blocks");
 }
 
 template <typename T>

@@ -63,13 +63,11 @@ const Variant kVariants[] = {
     // auto's choice for f16/bf16 on an sm_90 GPU at every size and layout; never on emu.
     {.op = "matmul_relu",
      .name = "wgmma",
-     .strategy =
-         "Hopper: warp-specialized persistent GEMM, a producer warpgroup's tensor copies (TMA, 128-byte "
-         "swizzle) into a 4-8 stage mbarrier ring, two consumer warpgroups of wgmma m64nNk16 (N 256, 128, "
-         "64) with f32 accumulators, promoted every 4 K blocks into a second accumulator (N 192) when a "
-         "tile sums K > 4608, K split for few tiles (the splits of a tile added in a cluster through distributed "
-         "shared memory), ReLU in registers, masked stores; A "
-         "row-major and B either, 16-byte aligned, in place, other layouts packed into the workspace first",
+     .strategy = "Hopper: warp-specialized persistent GEMM, a producer warpgroup's tensor copies (TMA, 128-byte "
+                 "swizzle) into a 4-8 stage mbarrier ring, two consumer warpgroups of wgmma m64nNk16 (N 256, 128, "
+                 "64) with f32 accumulators, promoted every 4 K blocks into a second accumulator (N 192) when a "
+                 "tile sums K > 4608, K split for few tiles and a long K, ReLU in registers, masked stores; A "
+                 "row-major and B either, 16-byte aligned, in place, other layouts packed into the workspace first",
      .f32 = false,
      .on_emu = false,
      .emu_unsupported_reason = "sm_90a wgmma, tensor copies (TMA), mbarriers and setmaxnreg have no emu model; "

@@ -1,7 +1,6 @@
 // How matmul_relu/wgmma runs one problem: which operands its tensor copies read in place and which
 // are first packed into the workspace, the tile width, how often the tensor core's partial sums
-// are promoted into a separate f32 accumulator, how many K ranges (splits) a tile is cut into, and
-// where the splits' partial sums are added (in a cluster's shared memory or through the workspace).
+// are promoted into a separate f32 accumulator, and how many K ranges (splits) a tile is cut into.
 // Plain C++ (no CUDA): the registry sizes the workspace from it, and the launcher
 // (matmul_relu_wgmma_sm90a.cu) runs it.
 #pragma once
@@ -32,14 +31,8 @@ struct WgmmaPlan {
   // rounded to nearest, into a second register accumulator (0: never). It doubles the
   // accumulator registers: a promoting tile is 192 wide (two 96-register accumulators).
   int promote_every = 0;
-  int splits = 1;  // K ranges per tile, summed in split order
+  int splits = 1;  // K ranges per tile, summed in order by a second kernel
   int k_blocks_per_split = 0;
-  // The splits of a tile run as one thread-block cluster, a block each, and add their f32
-  // partial sums in split order through distributed shared memory: no workspace round trip and
-  // no second kernel. Each block then takes one unit (no persistent loop: its ring holds the
-  // partial sums after its mainloop). Otherwise the partial sums go to the workspace and a second
-  // kernel adds them.
-  bool cluster_sum = false;
   // The tensor copies read A K-major (unit column stride) and B either N-major (row-major) or
   // K-major (column-major), with 16-byte aligned starts and leading dimensions that are multiples
   // of 16 bytes; an operand that is not is first packed (row-major, leading dimension rounded up
@@ -57,28 +50,9 @@ inline constexpr std::int64_t kWgmmaTargetUnits = 132;
 // 1.19 units of the policy at K = 4096 and 2.51 at 8192 (the baseline rule allows about 3; the
 // 8192^3 bench gate failed without promotion), growing linearly; 4608 keeps it near 1.4.
 inline constexpr std::int64_t kWgmmaPromoteAboveK = 4608;
-// A split sums at least this many K blocks when its partial sums go through the workspace
-// (measured: splitting K = 1000 in two that way was slower than leaving SMs idle).
+// A split sums at least this many K blocks (measured: splitting K = 1000 in two was slower than
+// leaving SMs idle).
 inline constexpr std::int64_t kWgmmaMinSplitBlocks = 32;
-// The most splits one cluster adds: a portable cluster size.
-inline constexpr std::int64_t kWgmmaMaxClusterSplits = 8;
-// A split added in a cluster sums at least this many K blocks (no partial sums through memory:
-// only the ring's fill and the exchange are paid per split).
-inline constexpr std::int64_t kWgmmaMinClusterSplitBlocks = 4;
-
-// Why the splits of plan `p` cannot be added in a cluster (empty: they can). The launcher has
-// the cluster sum for the unpromoted 256- and 128-wide tiles, whose rings hold the tile's f32
-// partial sums.
-inline std::string cluster_sum_problem(const WgmmaPlan& p) {
-  if (p.splits < 2) return "K is not split";
-  if (p.splits > kWgmmaMaxClusterSplits)
-    return std::to_string(p.splits) + " splits, more than the " + std::to_string(kWgmmaMaxClusterSplits) +
-           " blocks of a portable cluster";
-  if (p.promote_every != 0 || (p.tile_n != 256 && p.tile_n != 128))
-    return "a " + std::to_string(p.tile_n) + "-wide tile" + (p.promote_every != 0 ? " that promotes" : "") +
-           " (the cluster sum runs on the unpromoted 256- and 128-wide tiles)";
-  return "";
-}
 
 // K blocks per split for `splits` ranges of K (at most one per block, none empty).
 inline void set_splits(WgmmaPlan& p, std::int64_t K, std::int64_t splits) {
@@ -101,7 +75,7 @@ inline void place_workspace(WgmmaPlan& p, std::int64_t M, std::int64_t N, std::i
     p.pack_b_offset = bytes;
     bytes = align256(bytes + static_cast<std::size_t>(K * p.ldb) * kElement);
   }
-  if (p.splits > 1 && !p.cluster_sum) {
+  if (p.splits > 1) {
     p.partials_offset = bytes;
     bytes = align256(bytes + static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(M * N) * sizeof(float));
   }
@@ -130,49 +104,33 @@ inline WgmmaPlan wgmma_plan(const LaunchRequest& r) {
           : p.b_n_major ? (K == 1 ? WgmmaPlan::packed_ld(N) : b.row_stride)
                         : (N == 1 ? WgmmaPlan::packed_ld(K) : b.col_stride);
 
-  // The tile and the splits, from the sweeps on the H200 (reports/h200/perf.md, Versions 6 and
-  // 13): the widest tile while there are tiles for most SMs; below that, K is split so that the
-  // tiles' splits fill about one wave: a long K over 256-wide tiles (each split summing at least
-  // kWgmmaMinSplitBlocks K blocks), a short one over 128-wide tiles in clusters (at least
-  // kWgmmaMinClusterSplitBlocks); a K too short to split takes the widest tile that still gives a
-  // third of the SMs a tile. Up to kWgmmaMaxClusterSplits splits are added in a cluster.
+  // The tile and the splits, from the sweep on the H200 (reports/h200/perf.md, Version 6): the
+  // widest tile while there are tiles for most SMs; below that, a long K is split over 256-wide
+  // tiles (each split summing at least kWgmmaMinSplitBlocks K blocks: the partial sums' round
+  // trip and the second kernel cost more than idle SMs on a short K), and a short K takes the
+  // widest tile that still gives a third of the SMs a tile.
   const std::int64_t k_blocks = WgmmaPlan::k_blocks(K);
   const auto tiles = [&](std::int64_t tn) {
     return ((M + WgmmaPlan::kTileM - 1) / WgmmaPlan::kTileM) * ((N + tn - 1) / tn);
   };
-  const std::int64_t short_k_splits = std::clamp<std::int64_t>(
-      kWgmmaTargetUnits / tiles(128), 1,
-      std::max<std::int64_t>(1, std::min(kWgmmaMaxClusterSplits, k_blocks / kWgmmaMinClusterSplitBlocks)));
   std::int64_t splits = 1;
   if (tiles(256) >= kWgmmaTargetUnits * 3 / 4) {
     p.tile_n = 256;
   } else if (k_blocks >= 2 * kWgmmaMinSplitBlocks) {
     p.tile_n = 256;
     splits = std::clamp<std::int64_t>(kWgmmaTargetUnits / tiles(256), 1, k_blocks / kWgmmaMinSplitBlocks);
-  } else if (short_k_splits > 1) {
-    p.tile_n = 128;
-    splits = short_k_splits;
   } else {
     p.tile_n = tiles(128) >= kWgmmaTargetUnits / 3 ? 128 : 64;
   }
   // Development hook for the plan sweep (reports/h200/perf.md), one of the kernels the launcher
-  // has: KVERIFY_WGMMA_PLAN="tile_n,splits[,cluster]" (256, 128 or 64: no promotion; 192:
-  // promotion; cluster 1: the splits added in a cluster, 0: through the workspace, left out: as
-  // the plan decides). A value that is not one of them fails the Case rather than silently timing
-  // the default plan.
-  int cluster = -1;
-  const char* forced = std::getenv("KVERIFY_WGMMA_PLAN");
-  if (forced) {
-    int n = 0, s = 0, two = 0, three = 0;
-    const bool two_fields = std::sscanf(forced, "%d,%d%n", &n, &s, &two) == 2 && forced[two] == '\0';
-    const bool three_fields =
-        !two_fields && std::sscanf(forced, "%d,%d,%d%n", &n, &s, &cluster, &three) == 3 && forced[three] == '\0';
-    if (!(two_fields || three_fields) || !(n == 256 || n == 192 || n == 128 || n == 64) || s < 1 ||
-        (three_fields && cluster != 0 && cluster != 1))
+  // has: KVERIFY_WGMMA_PLAN="tile_n,splits" (256, 128 or 64: no promotion; 192: promotion). A
+  // value that is not one of them fails the Case rather than silently timing the default plan.
+  if (const char* forced = std::getenv("KVERIFY_WGMMA_PLAN")) {
+    int n = 0, s = 0;
+    char rest = 0;
+    if (std::sscanf(forced, "%d,%d%c", &n, &s, &rest) != 2 || !(n == 256 || n == 192 || n == 128 || n == 64) || s < 1)
       throw std::invalid_argument(std::string("KVERIFY_WGMMA_PLAN='") + forced +
-                                  "': expected tile_n,splits[,cluster] with tile_n 256, 192, 128 or 64, splits >= 1 "
-                                  "and cluster 0 or 1");
-    if (two_fields) cluster = -1;
+                                  "': expected tile_n,splits with tile_n 256, 192, 128 or 64 and splits >= 1");
     p.tile_n = n;
     splits = s;
   }
@@ -183,11 +141,6 @@ inline WgmmaPlan wgmma_plan(const LaunchRequest& r) {
     p.tile_n = 192;
     p.promote_every = 4;
   }
-  const std::string no_cluster = cluster_sum_problem(p);
-  if (cluster == 1 && !no_cluster.empty())
-    throw std::invalid_argument(std::string("KVERIFY_WGMMA_PLAN='") + forced +
-                                "': cannot add the splits in a cluster: " + no_cluster);
-  p.cluster_sum = cluster == -1 ? no_cluster.empty() : cluster == 1;
   place_workspace(p, M, N, K);
   return p;
 }

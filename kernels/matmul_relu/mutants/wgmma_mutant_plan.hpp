@@ -1,8 +1,7 @@
 // The plan the wgmma mutants run (wgmma_mutants.cuh) and the workspace it needs: the production
 // plan (wgmma_plan.hpp) on a 128-wide tile without promotion, a column-major B packed (one kernel,
-// N-major B, per mutant) unless the bug is in reading it, K split for the bugs that live in the
-// sum of the splits: at every block through the workspace, or into as many splits as a cluster
-// adds. Plain C++: the registry sizes the workspace from it.
+// N-major B, per mutant) unless the bug is in reading it, K split at every block for the bugs that
+// live in the split reduction. Plain C++: the registry sizes the workspace from it.
 #pragma once
 
 #include <cstddef>
@@ -12,13 +11,7 @@
 
 namespace kverify::kernels::matmul_relu::mutants {
 
-enum class SplitAt {
-  plan,         // as the production plan splits
-  every_block,  // every K block a split, through the workspace
-  cluster,      // up to kWgmmaMaxClusterSplits splits, added in a cluster (one split where K is one block)
-};
-
-inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, SplitAt split_at, bool keep_column_major_b) {
+inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, bool split_every_block, bool keep_column_major_b) {
   WgmmaPlan p = wgmma_plan(r);
   p.tile_n = 128;
   p.promote_every = 0;
@@ -27,18 +20,15 @@ inline WgmmaPlan wgmma_mutant_plan(const LaunchRequest& r, SplitAt split_at, boo
     p.b_n_major = true;
     p.ldb = WgmmaPlan::packed_ld(r.shape[1]);
   }
-  if (split_at == SplitAt::every_block) set_splits(p, r.shape[2], r.shape[2]);
-  if (split_at == SplitAt::cluster) set_splits(p, r.shape[2], kWgmmaMaxClusterSplits);
-  p.cluster_sum =
-      split_at == SplitAt::cluster ? cluster_sum_problem(p).empty() : p.cluster_sum && cluster_sum_problem(p).empty();
+  if (split_every_block) set_splits(p, r.shape[2], r.shape[2]);
   place_workspace(p, r.shape[0], r.shape[1], r.shape[2]);
   return p;
 }
 
 // Every wgmma mutant's workspace: the largest of its plans, the one that splits K at every block
-// through the workspace (no plan splits more) and packs a column-major B.
+// (no plan splits more) and packs a column-major B.
 inline std::size_t wgmma_mutant_workspace(const LaunchRequest& r) {
-  return wgmma_mutant_plan(r, SplitAt::every_block, false).workspace_bytes;
+  return wgmma_mutant_plan(r, true, false).workspace_bytes;
 }
 
 }  // namespace kverify::kernels::matmul_relu::mutants

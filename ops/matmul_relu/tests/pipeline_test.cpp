@@ -368,20 +368,7 @@ TEST(SimtPlan, AForcedPlanIsOneOfTheKernelsOrAnError) {
 TEST(WgmmaPlan, AForcedPlanIsOneOfTheKernelsOrAnError) {
   using kverify::kernels::matmul_relu::wgmma_plan;
   expect_forced_plans("KVERIFY_WGMMA_PLAN", wgmma_plan, wgmma_request("shape=1000x1000x1000"),
-                      {"", "256", "96,1", "128,0", "256,2x", "tile", "128,2,2", "128,2,1,0"}, "128,3",
-                      "expected tile_n,splits[,cluster]");
-  // A cluster sum the launcher has no kernel for is an error that says why.
-  expect_forced_plans("KVERIFY_WGMMA_PLAN", wgmma_plan, wgmma_request("shape=1000x1000x1000"), {"128,1,1"}, "128,2,1",
-                      "K is not split");
-  expect_forced_plans("KVERIFY_WGMMA_PLAN", wgmma_plan, wgmma_request("shape=1000x1000x1000"), {"128,16,1"}, "128,16,0",
-                      "more than the 8 blocks");
-  expect_forced_plans("KVERIFY_WGMMA_PLAN", wgmma_plan, wgmma_request("shape=1000x1000x1000"), {"64,2,1", "192,2,1"},
-                      "256,4,1", "the unpromoted 256- and 128-wide tiles");
-  setenv("KVERIFY_WGMMA_PLAN", "256,4,0", 1);
-  const auto through_workspace = wgmma_plan(wgmma_request("shape=1000x1000x1000"));
-  unsetenv("KVERIFY_WGMMA_PLAN");
-  EXPECT_FALSE(through_workspace.cluster_sum);
-  EXPECT_EQ(through_workspace.workspace_bytes, static_cast<std::size_t>(4 * 1000 * 1000) * sizeof(float));
+                      {"", "256", "96,1", "128,0", "256,2x", "tile"}, "128,3", "expected tile_n,splits");
 }
 
 TEST(WgmmaPlan, BenchShapesTakeTheirMeasuredPlans) {
@@ -405,26 +392,16 @@ TEST(WgmmaPlan, BenchShapesTakeTheirMeasuredPlans) {
   EXPECT_EQ(odd.promote_every, 0);  // K = 4099 <= 4608
   EXPECT_GE(odd.workspace_bytes, static_cast<std::size_t>(4097 * 4104 + 4099 * 4096) * 2);
   EXPECT_GE(odd.pack_b_offset, static_cast<std::size_t>(4097 * 4104) * 2);
-  // Few tiles and a short K: 128-wide tiles (64 of them), K split in two, added in a cluster.
+  // Few tiles and a short K: the widest tile that keeps a third of the SMs busy, K not split.
   const auto small = wgmma_plan(wgmma_request("shape=1000x1000x1000"));
   EXPECT_EQ(small.tile_n, 128);
-  EXPECT_EQ(small.splits, 2);
-  EXPECT_TRUE(small.cluster_sum);
-  EXPECT_EQ(small.workspace_bytes, 0u);
-  // Few tiles and a long K: 256-wide tiles, K split 4 ways (2048 each: no promotion), added in a
-  // cluster.
+  EXPECT_EQ(small.splits, 1);
+  // Few tiles and a long K: 256-wide tiles, K split 4 ways (2048 each: no promotion).
   const auto skinny = wgmma_plan(wgmma_request("shape=64x8192x8192"));
   EXPECT_EQ(skinny.tile_n, 256);
   EXPECT_EQ(skinny.splits, 4);
   EXPECT_EQ(skinny.promote_every, 0);
-  EXPECT_TRUE(skinny.cluster_sum);
-  EXPECT_EQ(skinny.workspace_bytes, 0u);
-  // More splits than a cluster holds go through the workspace.
-  const auto deep_and_narrow = wgmma_plan(wgmma_request("shape=64x256x100000"));
-  EXPECT_GT(deep_and_narrow.splits, 8);
-  EXPECT_FALSE(deep_and_narrow.cluster_sum);
-  EXPECT_GE(deep_and_narrow.workspace_bytes,
-            static_cast<std::size_t>(deep_and_narrow.splits) * 64 * 256 * sizeof(float));
+  EXPECT_EQ(skinny.workspace_bytes, static_cast<std::size_t>(4 * 64 * 8192) * sizeof(float));
 }
 
 TEST(WgmmaPlan, OperandsTheTensorCopiesCannotReadArePacked) {
@@ -458,13 +435,7 @@ TEST(WgmmaPlan, SplitsCoverKWithoutEmptyRangesAndPromoteAboveTheMeasuredK) {
           << shape;
     else
       EXPECT_LE(p.tile_n, 192) << shape;  // two accumulators
-    if (p.splits > 1 && p.cluster_sum) {
-      EXPECT_LE(p.splits, kverify::kernels::matmul_relu::kWgmmaMaxClusterSplits) << shape;
-      EXPECT_GE(p.k_blocks_per_split,
-                std::min<std::int64_t>(k_blocks, kverify::kernels::matmul_relu::kWgmmaMinClusterSplitBlocks))
-          << shape;
-      EXPECT_TRUE(kverify::kernels::matmul_relu::cluster_sum_problem(p).empty()) << shape;
-    } else if (p.splits > 1) {
+    if (p.splits > 1) {
       EXPECT_GE(p.k_blocks_per_split,
                 std::min<std::int64_t>(k_blocks, kverify::kernels::matmul_relu::kWgmmaMinSplitBlocks))
           << shape;

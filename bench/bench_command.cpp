@@ -44,21 +44,20 @@ std::string clocks_seen() {
   return s.empty() ? "not available (nvidia-smi did not answer)" : "sm, max sm, mem, temp, power: " + s;
 }
 
-std::string shape_text(const std::vector<std::int64_t>& s) {
-  std::string t;
-  for (auto n : s) t += (t.empty() ? "" : "x") + std::to_string(n);
-  return t;
-}
-
 // The timed inputs: the Case's recipe values at its layout (the values the gate checked), drawn on
 // the device before any timing.
 std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill) {
-  const Layout2D l = c.layout(t);
-  const std::size_t es = size_of(c.dtype), bytes = static_cast<std::size_t>(l.footprint()) * es;
+  const Layout l = c.layout(t);
+  const DType dtype = tensor_dtype(c, t);
+  const std::size_t es = size_of(dtype), bytes = static_cast<std::size_t>(l.footprint()) * es;
   auto mem = std::make_unique<DeviceMemory>(bytes);
-  if (fill)
-    draw_on_device(static_cast<unsigned char*>(mem->data) + static_cast<std::size_t>(l.offset) * es, l, c.dtype,
-                   c.values, c.seed, t);
+  if (fill) {
+    const auto rows = l.as_2d();  // bench Cases are contiguous: their dimensions collapse into rows
+    if (!rows) throw std::logic_error("bench: tensor " + std::string(c.op->tensors[static_cast<std::size_t>(t)].name) +
+                                      " is not contiguous");
+    draw_on_device(static_cast<unsigned char*>(mem->data) + static_cast<std::size_t>(l.offset) * es, *rows, dtype,
+                   input_draw(c, t));
+  }
   return mem;
 }
 
@@ -69,10 +68,13 @@ void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow
   req.dtype = c.dtype;
   req.shape = c.shape;
   req.stream = timer.stream();
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    mem.push_back(device_tensor(c, t, !c.op->tensors()[t].output));
-    const Layout2D l = c.layout(t);
-    req.tensors.push_back({static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(c.dtype), l});
+  for (std::size_t k = 0; k < c.op->params.size(); ++k) req.params.push_back(c.param(static_cast<int>(k)));
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
+    mem.push_back(device_tensor(c, t, !c.op->tensors[static_cast<std::size_t>(t)].output));
+    const Layout l = c.layout(t);
+    const DType dtype = tensor_dtype(c, t);
+    req.tensors.push_back(
+        DeviceTensor::of(static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(dtype), l, dtype));
   }
   std::unique_ptr<DeviceMemory> workspace;
   if (const std::size_t ws = p.variant->workspace_bytes ? p.variant->workspace_bytes(req) : 0; ws > 0) {
@@ -83,9 +85,9 @@ void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow
   // The op's baseline on the same inputs (bench Cases are contiguous row-major), its own outputs.
   BaselineResult br;
   try {
-    BaselineInputs in{c.dtype, c.shape, {}, timer.stream()};
-    for (int t = 0; t < c.op->tensor_count; ++t)
-      if (!c.op->tensors()[t].output) in.inputs.push_back(req.tensors[static_cast<std::size_t>(t)].data);
+    BaselineInputs in{c.dtype, c.shape, {}, timer.stream(), req.params};
+    for (int t = 0; t < c.op->tensor_count(); ++t)
+      if (!c.op->tensors[static_cast<std::size_t>(t)].output) in.inputs.push_back(req.tensors[static_cast<std::size_t>(t)].data);
     const Baseline b = op_baseline(*c.op, in);
     br.name = b.name;
     br.detail = b.detail;
@@ -207,13 +209,14 @@ int run_bench(const BenchOptions& o) {
       row.op = std::string(p.c.op->name);
       row.variant = p.c.variant;
       row.dtype = std::string(name(p.c.dtype));
-      row.shape = shape_text(p.c.shape);
+      row.shape = p.c.op->sizes_text(p.c.shape);
       row.case_line = p.c.to_text();
       row.gate_coverage = gates[i].coverage;
       row.goal = bench_goal(*p.c.op, p.c.dtype, p.c.shape);
       // Ideal: every tensor read or written once.
-      for (int t = 0; t < p.c.op->tensor_count; ++t)
-        row.ideal_bytes += static_cast<double>(p.c.layout(t).elements()) * static_cast<double>(size_of(p.c.dtype));
+      for (int t = 0; t < p.c.op->tensor_count(); ++t)
+        row.ideal_bytes +=
+            static_cast<double>(p.c.layout(t).elements()) * static_cast<double>(size_of(tensor_dtype(p.c, t)));
       if (p.c.op->bench_flops) row.flops = p.c.op->bench_flops(p.c.shape);
       report.rows.push_back(row);
     }

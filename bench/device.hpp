@@ -13,7 +13,7 @@
 
 #include "bench/stats.hpp"
 #include "core/dtype.hpp"
-#include "ops/op_spec.hpp"
+#include "core/op_spec.hpp"
 
 namespace kverify::bench {
 
@@ -75,6 +75,7 @@ struct BaselineInputs {
   std::span<const std::int64_t> shape;
   std::vector<const void*> inputs;  // the op's input tensors in tensor order
   void* stream;                     // a cudaStream_t
+  std::vector<double> params;       // the op's scalar parameters in order
 };
 Baseline op_baseline(const OpSpec& op, const BaselineInputs& in);
 

@@ -161,12 +161,13 @@ __global__ void hash_words(const unsigned char* image, std::uint64_t bytes, unsi
   add_to(total, h);
 }
 
-__global__ void draw_values(Geometry g, unsigned char* image, DType dtype, recipe_math::Kind kind, double param,
-                            std::uint64_t seed, int tensor) {
+__global__ void draw_values(Geometry g, unsigned char* image, DType dtype, recipe_math::Draw draw) {
   const std::uint64_t n = static_cast<std::uint64_t>(g.rows) * g.cols;
   for (std::uint64_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x) {
     const auto r = static_cast<std::int64_t>(i / g.cols), c = static_cast<std::int64_t>(i % g.cols);
-    const double v = recipe_math::value({kind, param, seed, tensor, r, c, g.cols});
+    recipe_math::Draw d = draw;
+    d.row = r, d.col = c, d.cols = g.cols;
+    const double v = recipe_math::value(d);
     store_bits(image + g.position(r, c), g.element_bytes, storage_bits(dtype, v));
   }
 }
@@ -227,8 +228,10 @@ struct DeviceImage::Impl {
   unsigned char* base() const { return static_cast<unsigned char*>(image->data()); }
 };
 
-DeviceImage::DeviceImage(std::string name, Layout2D layout, DType dtype, std::uint64_t salt)
-    : name_(std::move(name)), layout_(layout), dtype_(dtype), salt_(salt), impl_(std::make_unique<Impl>()) {
+DeviceImage::DeviceImage(std::string name, Layout full, DType dtype, std::uint64_t salt)
+    : name_(std::move(name)), layout_(full), dtype_(dtype), salt_(salt), impl_(std::make_unique<Impl>()) {
+  if (!full.as_2d()) throw std::logic_error("DeviceImage: tensor " + name_ + "'s dimensions do not collapse into rows");
+  const Layout2D layout = rows_ = *full.as_2d();
   bytes_ = 2 * kCanary + static_cast<std::size_t>(layout.footprint()) * size_of(dtype);
   impl_->image = std::make_unique<DeviceBuffer>(bytes_);
   const unsigned* bitmap = nullptr;
@@ -252,9 +255,9 @@ void* DeviceImage::element0() const {
   return impl_->base() + kCanary + static_cast<std::size_t>(layout_.offset) * size_of(dtype_);
 }
 
-void DeviceImage::draw(const ValueRecipe& recipe, std::uint64_t seed, int tensor) {
-  draw_values<<<blocks_for(static_cast<std::uint64_t>(layout_.elements())), kThreads>>>(
-      impl_->geometry, impl_->base(), dtype_, recipe_kind(recipe.name), recipe.param, seed, tensor);
+void DeviceImage::draw(const recipe_math::Draw& draw) {
+  draw_values<<<blocks_for(static_cast<std::uint64_t>(layout_.elements())), kThreads>>>(impl_->geometry, impl_->base(),
+                                                                                         dtype_, draw);
   finish("drawing the inputs on the device");
 }
 
@@ -301,7 +304,7 @@ std::uint64_t DeviceImage::damaged_canary_bytes() const {
 
 std::vector<unsigned char> DeviceImage::gather_rows(const std::vector<std::int64_t>& rows) const {
   const std::size_t es = size_of(dtype_);
-  std::vector<unsigned char> host(rows.size() * static_cast<std::size_t>(layout_.cols) * es);
+  std::vector<unsigned char> host(rows.size() * static_cast<std::size_t>(rows_.cols) * es);
   if (rows.empty()) return host;
   DeviceBuffer list(rows.size() * sizeof(std::int64_t)), out(host.size());
   list.upload(rows.data());
@@ -333,15 +336,13 @@ DeviceImage::RunDifferences DeviceImage::compare_runs(const DeviceImage& first, 
   return {static_cast<std::int64_t>(c[0]), static_cast<std::int64_t>(c[1])};
 }
 
-void draw_on_device(void* element0, const Layout2D& layout, DType dtype, const ValueRecipe& recipe, std::uint64_t seed,
-                    int tensor) {
+void draw_on_device(void* element0, const Layout2D& layout, DType dtype, const recipe_math::Draw& draw) {
   // A Geometry whose image starts kCanary bytes before the tensor's first slot: positions land on
   // element0 + index * size.
   auto* base =
       static_cast<unsigned char*>(element0) - kCanary - static_cast<std::size_t>(layout.offset) * size_of(dtype);
   const Geometry g = geometry_of(layout, dtype, 0, nullptr);
-  draw_values<<<blocks_for(static_cast<std::uint64_t>(layout.elements())), kThreads>>>(
-      g, base, dtype, recipe_kind(recipe.name), recipe.param, seed, tensor);
+  draw_values<<<blocks_for(static_cast<std::uint64_t>(layout.elements())), kThreads>>>(g, base, dtype, draw);
   finish("drawing the inputs on the device");
 }
 

@@ -4,7 +4,8 @@
 // to the host. The patterns are the host's (core/recipe_math.hpp, pipeline/guard_patterns.hpp):
 // a device image copied to the host (to_host) is the GuardedImage the host would have made, and a
 // failing gate Case replays on emu with the very inputs the GPU was given.
-// Dense layouts only (a far layout's sparse image stays on the host path). Plain C++ interface;
+// Dense layouts whose leading dimensions collapse into rows (Layout::as_2d; a far layout's sparse
+// image, and a tensor of rank 3 or more that does not collapse, stay on the host path). Plain C++ interface;
 // nvcc compiles device_image.cu, device_none.cpp stands in without CUDA.
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "core/dtype.hpp"
 #include "core/layout.hpp"
+#include "core/recipe_math.hpp"
 #include "core/values.hpp"
 #include "pipeline/guarded_image.hpp"
 
@@ -23,19 +25,22 @@ namespace kverify::bench {
 class DeviceImage {
  public:
   // Allocates the image (its bytes as GuardedImage lays them out) with the canary pattern in every byte.
-  DeviceImage(std::string name, Layout2D layout, DType dtype, std::uint64_t salt);
+  DeviceImage(std::string name, Layout layout, DType dtype, std::uint64_t salt);
+  // Whether a tensor of this layout can be a device image (its rows x cols view exists).
+  static bool takes(const Layout& layout) { return layout.as_2d().has_value(); }
   ~DeviceImage();
   DeviceImage(const DeviceImage&) = delete;
   DeviceImage& operator=(const DeviceImage&) = delete;
 
   const std::string& name() const { return name_; }
-  const Layout2D& layout() const { return layout_; }
+  const Layout& layout() const { return layout_; }
   DType dtype() const { return dtype_; }
   std::size_t bytes() const { return bytes_; }
   void* element0() const;  // the device address of element (0, 0), where a kernel's pointer points
 
-  // The recipe's values (rounded once to the dtype) at every element: tensor number `tensor` of the Case.
-  void draw(const ValueRecipe& recipe, std::uint64_t seed, int tensor);
+  // The input's values (rounded once to the dtype) at every element: `draw` is the Case's draw of
+  // that tensor (input_draw, core/case.hpp), its row and column set per element.
+  void draw(const recipe_math::Draw& draw);
   void poison(Poison kind, std::uint64_t seed);
   void rewrite_canaries();  // every byte that is not an element's, back to the pattern
   std::uint64_t hash() const;
@@ -56,16 +61,16 @@ class DeviceImage {
  private:
   struct Impl;
   std::string name_;
-  Layout2D layout_;
+  Layout layout_;
+  Layout2D rows_;  // its rows x cols view
   DType dtype_;
   std::uint64_t salt_;
   std::size_t bytes_ = 0;
   std::unique_ptr<Impl> impl_;
 };
 
-// The recipe's values into a device tensor of this layout (`element0` its element (0, 0)), as
+// The input's values into a device tensor of this layout (`element0` its element (0, 0)), as
 // DeviceImage::draw: the bench's timed inputs are the gate's inputs, made where they are used.
-void draw_on_device(void* element0, const Layout2D& layout, DType dtype, const ValueRecipe& recipe, std::uint64_t seed,
-                    int tensor);
+void draw_on_device(void* element0, const Layout2D& layout, DType dtype, const recipe_math::Draw& draw);
 
 }  // namespace kverify::bench

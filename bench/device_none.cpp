@@ -23,10 +23,10 @@ Timing Timer::time(const std::function<void()>&, int, int) { none(); }
 Ceiling copy_ceiling(Timer&, std::size_t, int) { none(); }
 Baseline op_baseline(const OpSpec&, const BaselineInputs&) { none(); }
 struct DeviceImage::Impl {};
-DeviceImage::DeviceImage(std::string, Layout2D, DType, std::uint64_t) { none(); }
+DeviceImage::DeviceImage(std::string, Layout, DType, std::uint64_t) { none(); }
 DeviceImage::~DeviceImage() = default;
 void* DeviceImage::element0() const { none(); }
-void DeviceImage::draw(const ValueRecipe&, std::uint64_t, int) { none(); }
+void DeviceImage::draw(const recipe_math::Draw&) { none(); }
 void DeviceImage::poison(Poison, std::uint64_t) { none(); }
 void DeviceImage::rewrite_canaries() { none(); }
 std::uint64_t DeviceImage::hash() const { none(); }
@@ -34,5 +34,5 @@ std::uint64_t DeviceImage::damaged_canary_bytes() const { none(); }
 std::vector<unsigned char> DeviceImage::gather_rows(const std::vector<std::int64_t>&) const { none(); }
 GuardedImage DeviceImage::to_host() const { none(); }
 DeviceImage::RunDifferences DeviceImage::compare_runs(const DeviceImage&, const DeviceImage&, std::uint64_t) { none(); }
-void draw_on_device(void*, const Layout2D&, DType, const ValueRecipe&, std::uint64_t, int) { none(); }
+void draw_on_device(void*, const Layout2D&, DType, const recipe_math::Draw&) { none(); }
 }  // namespace kverify::bench

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 
 #include "bench/device_image.hpp"
@@ -26,9 +27,9 @@ std::vector<std::int64_t> reference_rows(const Case& c, const GateOptions& o, st
 
 bool gates_on_device(const Case& c) {
   if (c.backend != Backend::cuda) return false;
-  for (int t = 0; t < c.op->tensor_count; ++t)
-    if (GuardedImage::sparse_bytes(c.layout(t), c.dtype))
-      return false;  // a far layout: its pages stay on the host path
+  for (int t = 0; t < c.op->tensor_count(); ++t)
+    if (GuardedImage::sparse_bytes(c.layout(t), tensor_dtype(c, t)) || !DeviceImage::takes(c.layout(t)))
+      return false;  // a far layout (its pages), or dimensions that do not collapse: the host path
   return true;
 }
 
@@ -38,11 +39,13 @@ namespace {
 // replay of the Case on emu will give the kernel.
 constexpr std::int64_t kReplayChecked = std::int64_t{1} << 22;
 // Returns {elements checked, elements copied}.
+// `rows`: the tensor's logical rows that were copied, in order.
 std::pair<std::int64_t, std::int64_t> check_replayable(const Case& c, int t, const std::vector<std::int64_t>& rows,
                                                        const std::vector<unsigned char>& got, unsigned threads) {
-  const Layout2D l = c.layout(t);
-  const std::size_t es = size_of(c.dtype);
-  const recipe_math::Kind kind = recipe_kind(c.values.name);
+  const Layout l = c.layout(t);
+  const DType dtype = tensor_dtype(c, t);
+  const std::size_t es = size_of(dtype);
+  const recipe_math::Draw draw = input_draw(c, t);
   std::mutex m;
   std::string first_difference;
   // Every copied element up to kReplayChecked, else that many spread evenly over them (one in
@@ -50,22 +53,23 @@ std::pair<std::int64_t, std::int64_t> check_replayable(const Case& c, int t, con
   // on most elements (another rounding somewhere in the arithmetic), so a sample sees it, where
   // recomputing a gigabyte tensor's recipe on the host cost seconds (the test on the GPU,
   // bench/tests/device_image_test.cpp, compares every recipe in every dtype element by element).
-  const auto elements = static_cast<std::int64_t>(rows.size()) * l.cols;
+  const auto elements = static_cast<std::int64_t>(rows.size()) * l.cols();
   const std::int64_t stride = (elements + kReplayChecked - 1) / kReplayChecked;
   parallel_for((elements + stride - 1) / stride, threads, [&](std::int64_t j0, std::int64_t j1) {
     for (auto j = j0; j < j1; ++j) {
       const std::int64_t i = std::min(
           elements - 1, j * stride + static_cast<std::int64_t>(guard_patterns::mix(static_cast<std::uint64_t>(j)) %
                                                                static_cast<std::uint64_t>(stride)));
-      const std::int64_t r = rows[static_cast<std::size_t>(i / l.cols)], col = i % l.cols;
-      const double v = recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols});
-      const std::uint64_t want = storage_bits(c.dtype, v);
+      const std::int64_t r = rows[static_cast<std::size_t>(i / l.cols())], col = i % l.cols();
+      recipe_math::Draw d = draw;
+      d.row = r, d.col = col;
+      const std::uint64_t want = storage_bits(dtype, recipe_math::value(d));
       std::uint64_t have = 0;
       std::memcpy(&have, got.data() + static_cast<std::size_t>(i) * es, es);
       if (have == want) continue;
       char buf[160];
       std::snprintf(buf, sizeof buf, "tensor %s element (%lld,%lld): the device drew bits 0x%llx, the host 0x%llx",
-                    std::string(c.op->tensors()[t].name).c_str(), static_cast<long long>(r),
+                    std::string(c.op->tensors[static_cast<std::size_t>(t)].name).c_str(), static_cast<long long>(r),
                     static_cast<long long>(col), static_cast<unsigned long long>(have),
                     static_cast<unsigned long long>(want));
       std::lock_guard lock(m);
@@ -85,29 +89,31 @@ std::pair<std::int64_t, std::int64_t> check_replayable(const Case& c, int t, con
 // does. Only the sampled rows (and tensors read whole, e.g. matmul's B) come to the host for the
 // reference, after they are checked against the host's recipe.
 // Returns what the replay check covered, for the gate's coverage line.
-std::string check_on_device(const Case& c, const Variant& v, const Tolerance& tolerance,
+std::string check_on_device(const Case& c, const Variant& v, std::span<const Tolerance* const> tolerances,
                             const std::vector<std::int64_t>& rows, unsigned threads, Verdict& verdict) {
-  const int n = c.op->tensor_count, out = c.op->output_tensor();
-  const auto role = [&](int t) -> const TensorRole& { return c.op->tensors()[t]; };
+  const int n = c.op->tensor_count();
+  const std::vector<int> outputs = c.op->outputs();
+  const auto spec = [&](int t) -> const TensorSpec& { return c.op->tensors[static_cast<std::size_t>(t)]; };
   const auto image_of = [&](int t) {
-    return std::make_unique<DeviceImage>(std::string(role(t).name), c.layout(t), c.dtype,
+    return std::make_unique<DeviceImage>(std::string(spec(t).name), c.layout(t), tensor_dtype(c, t),
                                          static_cast<std::uint64_t>(t) + 1);
   };
   std::vector<std::unique_ptr<DeviceImage>> images;
   std::vector<std::uint64_t> pristine(static_cast<std::size_t>(n), 0);
   for (int t = 0; t < n; ++t) {
     images.push_back(image_of(t));
-    if (role(t).output) continue;
-    images.back()->draw(c.values, c.seed, t);
+    if (spec(t).output) continue;
+    images.back()->draw(input_draw(c, t));
     pristine[static_cast<std::size_t>(t)] = images.back()->hash();
   }
   const auto guarded_run_on_device = [&](const char* run_name, Poison poison) {
-    images[static_cast<std::size_t>(out)]->poison(poison, kRandomPoisonSeed);
+    for (const int t : outputs) images[static_cast<std::size_t>(t)]->poison(poison, kRandomPoisonSeed);
     LaunchRequest request;
     request.dtype = c.dtype;
     request.shape = c.shape;
+    for (std::size_t p = 0; p < c.op->params.size(); ++p) request.params.push_back(c.param(static_cast<int>(p)));
     for (const auto& image : images)
-      request.tensors.push_back({static_cast<unsigned char*>(image->element0()), image->layout()});
+      request.tensors.push_back(DeviceTensor::of(image->element0(), image->layout(), image->dtype()));
     try {
       launch_on_device(v, request);
     } catch (const std::exception& e) {
@@ -117,60 +123,77 @@ std::string check_on_device(const Case& c, const Variant& v, const Tolerance& to
     }
     for (int t = 0; t < n; ++t) {
       DeviceImage& image = *images[static_cast<std::size_t>(t)];
-      const bool modified = !role(t).output && image.hash() != pristine[static_cast<std::size_t>(t)];
+      const bool modified = !spec(t).output && image.hash() != pristine[static_cast<std::size_t>(t)];
       std::vector<std::string> damaged;
       std::size_t total = 0;
       if (image.damaged_canary_bytes() > 0) damaged = image.to_host().damaged_canaries(Verdict::kMaxListed, &total);
       report_guards(run_name, image.name(), damaged, total, modified, verdict);
       // The next run starts from pristine images, as run_case's second run does.
       if (total > 0) image.rewrite_canaries();
-      if (modified) image.draw(c.values, c.seed, t);
+      if (modified) image.draw(input_draw(c, t));
     }
     return true;
   };
   if (!guarded_run_on_device("run 1", Poison::nan)) return "";
-  // Run 1's output is kept for the comparison and the reference; run 2 writes a fresh image.
-  std::unique_ptr<DeviceImage> first = std::move(images[static_cast<std::size_t>(out)]);
-  images[static_cast<std::size_t>(out)] = image_of(out);
+  // Run 1's outputs are kept for the comparison and the reference; run 2 writes fresh images.
+  std::vector<std::unique_ptr<DeviceImage>> first(static_cast<std::size_t>(n));
+  for (const int t : outputs) {
+    first[static_cast<std::size_t>(t)] = std::move(images[static_cast<std::size_t>(t)]);
+    images[static_cast<std::size_t>(t)] = image_of(t);
+  }
   if (!guarded_run_on_device("run 2", Poison::random_finite)) return "";
-  const DeviceImage& second = *images[static_cast<std::size_t>(out)];
-  if (const auto d = DeviceImage::compare_runs(*first, second, kRandomPoisonSeed); d.unwritten + d.changed > 0)
-    compare_runs(first->to_host(), second.to_host(), verdict, threads, &c, &c);
+  for (const int t : outputs) {
+    const DeviceImage& second = *images[static_cast<std::size_t>(t)];
+    const DeviceImage& one = *first[static_cast<std::size_t>(t)];
+    if (const auto d = DeviceImage::compare_runs(one, second, kRandomPoisonSeed); d.unwritten + d.changed > 0)
+      compare_runs(one.to_host(), second.to_host(), verdict, threads, &c, &c);
+  }
 
-  // The sampled rows on the host: compact copies, checked against the host's recipe.
+  // The sampled rows on the host: compact copies, checked against the host's recipe. A tensor cut
+  // with the op's rows gives its logical rows of the sampled ones, any other all of its rows.
   std::int64_t replay_checked = 0, replay_copied = 0;
   std::vector<std::vector<unsigned char>> compact(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> per_op_row(static_cast<std::size_t>(n), 0);
   for (int t = 0; t < n; ++t) {
-    std::vector<std::int64_t> r = rows;  // a tensor whose rows are not the output's is copied whole
-    if (!follows_output_rows(c, t)) {
-      r.resize(static_cast<std::size_t>(c.layout(t).rows));
+    std::vector<std::int64_t> r;
+    if (c.op->follows_rows(t)) {
+      const std::int64_t per = logical_rows(c, t, 0, 1).second;
+      per_op_row[static_cast<std::size_t>(t)] = per;
+      for (const std::int64_t row : rows)
+        for (std::int64_t i = 0; i < per; ++i) r.push_back(row * per + i);
+    } else {
+      r.resize(static_cast<std::size_t>(c.layout(t).rows()));
       std::iota(r.begin(), r.end(), std::int64_t{0});
     }
-    const DeviceImage& image = t == out ? *first : *images[static_cast<std::size_t>(t)];
+    const DeviceImage& image = spec(t).output ? *first[static_cast<std::size_t>(t)] : *images[static_cast<std::size_t>(t)];
     compact[static_cast<std::size_t>(t)] = image.gather_rows(r);
-    if (!role(t).output) {
+    if (!spec(t).output) {
       const auto [checked, copied] = check_replayable(c, t, r, compact[static_cast<std::size_t>(t)], threads);
       replay_checked += checked;
       replay_copied += copied;
     }
   }
-  const std::size_t es = size_of(c.dtype);
   const RowBlockSource from_copies = [&](std::int64_t r0, std::int64_t count) {
     const auto at = static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), r0) - rows.begin());
-    const auto view_of = [&](int t, std::size_t first_row, std::int64_t row_count) {
-      const std::int64_t cols = c.layout(t).cols;
-      return TensorView{compact[static_cast<std::size_t>(t)].data() + first_row * static_cast<std::size_t>(cols) * es,
-                        Layout2D::row_major(row_count, cols), c.dtype};
-    };
     RowBlock block;
     for (int t = 0; t < n; ++t) {
-      if (role(t).output) continue;
-      block.inputs.push_back(follows_output_rows(c, t) ? view_of(t, at, count) : view_of(t, 0, c.layout(t).rows));
+      const Layout l = c.layout(t);
+      const DType dtype = tensor_dtype(c, t);
+      const std::size_t row_bytes = static_cast<std::size_t>(l.cols()) * size_of(dtype);
+      // A compact copy: the tensor's sizes (the cut ones with `count` rows), contiguous.
+      std::array<std::int64_t, kMaxRank> sizes = l.sizes;
+      std::size_t first_row = 0;
+      if (c.op->follows_rows(t)) {
+        sizes[0] = count;
+        first_row = at * static_cast<std::size_t>(per_op_row[static_cast<std::size_t>(t)]);
+      }
+      const TensorView view{compact[static_cast<std::size_t>(t)].data() + first_row * row_bytes,
+                            Layout::contiguous({sizes.data(), static_cast<std::size_t>(l.rank)}), dtype};
+      (spec(t).output ? block.outputs : block.inputs).push_back(view);
     }
-    block.output = view_of(out, at, count);
     return block;
   };
-  check_sampled_rows(c, rows, from_copies, first->name(), tolerance, threads, verdict);
+  check_sampled_rows(c, rows, from_copies, tolerances, threads, verdict);
   return "; inputs drawn on the device, " +
          (replay_checked == replay_copied
               ? "every copied element"
@@ -196,13 +219,19 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
     return finish();
   }
   const unsigned threads = std::max(1u, o.threads);
-  const auto tolerance = tolerance_of(c, v);
-  verdict.tolerance = tolerance->describe();
+  std::vector<std::unique_ptr<Tolerance>> owned;
+  std::vector<const Tolerance*> tolerances;
+  for (std::size_t k = 0; k < c.op->outputs().size(); ++k) {
+    owned.push_back(tolerance_of(c, v, static_cast<int>(k)));
+    tolerances.push_back(owned.back().get());
+    verdict.tolerance += (k ? "; " : "") + owned.back()->describe();
+  }
   const std::vector<std::int64_t> rows = reference_rows(c, o, &result.coverage);
   result.rows_checked = static_cast<std::int64_t>(rows.size());
-  result.rows_total = c.layout(c.op->output_tensor()).rows;
+  result.rows_total = op_rows(c);
   const bool on_device = gates_on_device(c);
-  const std::int64_t reference_elements = result.rows_checked * c.layout(c.op->output_tensor()).cols;
+  const std::int64_t reference_elements =
+      result.rows_checked * (output_elements(c) / std::max<std::int64_t>(1, result.rows_total));
   const MemoryNeed need = on_device ? device_check_need(c, reference_elements) : memory_need(c, 2, reference_elements);
   if (const auto refusal = memory_refusal(need, c.backend)) {
     verdict.outcome = Outcome::skipped;
@@ -210,7 +239,7 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
     return finish();
   }
   if (on_device) {
-    result.coverage += check_on_device(c, v, *tolerance, rows, threads, verdict);
+    result.coverage += check_on_device(c, v, tolerances, rows, threads, verdict);
     decide_outcome(verdict);
     return finish();
   }
@@ -218,11 +247,10 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
   std::vector<GuardedImage> first = materialize(c, threads);
   std::vector<GuardedImage> second = first;  // pristine inputs for the reference and run 2
   if (guarded_run(c, v, first, Poison::nan, verdict, threads)) {
-    const int out = c.op->output_tensor();
-    check_sampled_rows(c, rows, second, first[out], *tolerance, threads, verdict);
+    check_sampled_rows(c, rows, second, first, tolerances, threads, verdict);
     const Case run2 = second_run_of(c);
     if (guarded_run(run2, v, second, Poison::random_finite, verdict, threads))
-      compare_runs(first[out], second[out], verdict, threads, &c, &run2);
+      for (const int t : c.op->outputs()) compare_runs(first[t], second[t], verdict, threads, &c, &run2);
   }
   decide_outcome(verdict);
   return finish();

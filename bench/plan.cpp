@@ -9,20 +9,20 @@ namespace {
 
 using Shape = std::vector<std::int64_t>;
 
+// The sizes token of the op's Case line: shape= for an op with a shape form given RxC, else dims=.
+std::string sizes_token(const OpSpec& op, std::string_view text) {
+  const bool named = text.find(':') != std::string_view::npos;
+  return std::string(named || op.shape_form.empty() ? "dims=" : "shape=") + std::string(text);
+}
+
 Shape parse_shape(const OpSpec& op, std::string_view text) {
-  return parse_case("op=" + std::string(op.name) + " shape=" + std::string(text)).shape;
+  return parse_case("op=" + std::string(op.name) + " " + sizes_token(op, text)).shape;
 }
 
 std::vector<Shape> shapes_of(const OpSpec& op, std::span<const std::string_view> texts) {
   std::vector<Shape> out;
   for (auto t : texts) out.push_back(parse_shape(op, t));
   return out;
-}
-
-std::string shape_text(const Shape& s) {
-  std::string t;
-  for (auto n : s) t += (t.empty() ? "" : "x") + std::to_string(n);
-  return t;
 }
 
 bool parse_u64(std::string_view s, std::uint64_t& v) {
@@ -32,22 +32,30 @@ bool parse_u64(std::string_view s, std::uint64_t& v) {
 
 }  // namespace
 
-std::vector<std::int64_t> parse_bench_shape(std::string_view s) {
-  std::vector<std::int64_t> out;
-  std::size_t start = 0;
+std::string parse_bench_shape(std::string_view s) {
+  const bool named = s.find(':') != std::string_view::npos;
+  const char sep = named ? ',' : 'x';
+  std::size_t start = 0, parts = 0;
   while (true) {
-    const auto x = s.find('x', start);
+    const auto x = s.find(sep, start);
+    std::string_view part = s.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start);
+    if (named) {
+      const auto colon = part.find(':');
+      const std::string_view dim = colon == std::string_view::npos ? std::string_view{} : part.substr(0, colon);
+      if (dim.empty() || dim.find_first_of(" =") != std::string_view::npos) part = {};
+      else part = part.substr(colon + 1);
+    }
     std::uint64_t v = 0;
-    if (!parse_u64(s.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start), v) || v == 0 ||
-        v > (1ull << 40))
-      throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK with sizes >= 1, e.g. 4096x1024)");
-    out.push_back(static_cast<std::int64_t>(v));
+    if (!parse_u64(part, v) || v == 0 || v > (1ull << 40))
+      throw InputError("bad --shape '" + std::string(s) +
+                       "' (accepted: RxC or MxNxK with sizes >= 1, e.g. 4096x1024, or the op's NAME:N,..., e.g. N:4096,C:1024)");
+    ++parts;
     if (x == std::string_view::npos) break;
     start = x + 1;
   }
-  if (out.size() < 2 || out.size() > 3)
-    throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK, e.g. 4096x1024)");
-  return out;
+  if (!named && (parts < 2 || parts > 3))
+    throw InputError("bad --shape '" + std::string(s) + "' (accepted: RxC or MxNxK, e.g. 4096x1024, or NAME:N,...)");
+  return std::string(s);
 }
 
 std::optional<Goal> bench_goal(const OpSpec& op, DType dtype, const std::vector<std::int64_t>& shape) {
@@ -79,14 +87,17 @@ std::vector<PlannedCase> plan_cases(const PlanOptions& o, std::vector<std::strin
   int group = 0;
   for (const OpSpec* op : all_ops()) {
     if (!op_name.empty() && op_name != op->name) continue;
-    if (!o.shape.empty() && static_cast<int>(o.shape.size()) != op->shape_rank)
-      throw InputError("--shape " + shape_text(o.shape) + " does not fit op " + std::string(op->name) +
-                       " (accepted: " + std::string(op->shape_form) + ")");
+    std::vector<Shape> shapes;
+    if (!o.shape.empty()) {
+      try {
+        shapes = {parse_shape(*op, o.shape)};
+      } catch (const InputError& e) {
+        throw InputError("--shape " + o.shape + " does not fit op " + std::string(op->name) + ": " + e.what());
+      }
+    }
     if (named_variant && !find_variant(op->name, o.variant))
       throw InputError("op " + std::string(op->name) + " has no variant '" + o.variant + "' (see `kverify list`)");
-    const std::vector<Shape> shapes = !o.shape.empty()
-                                          ? std::vector<Shape>{o.shape}
-                                          : shapes_of(*op, o.quick ? op->bench_quick_shapes : op->bench_shapes);
+    if (o.shape.empty()) shapes = shapes_of(*op, o.quick ? op->bench_quick_shapes : op->bench_shapes);
     std::vector<DType> dtypes(op->bench_dtypes.begin(), op->bench_dtypes.end());
     if (o.dtype) dtypes = {*o.dtype};
     for (const auto& shape : shapes)
@@ -122,7 +133,7 @@ std::vector<PlannedCase> plan_cases(const PlanOptions& o, std::vector<std::strin
           const auto& recipes = op->bench_gate_recipes;
           for (int e = 0; e < o.gate_extra; ++e) {
             Case x = c;
-            x.values = parse_case("op=" + std::string(op->name) + " shape=" + shape_text(shape) +
+            x.values = parse_case("op=" + std::string(op->name) + " " + op->sizes_token(shape) +
                                   " values=" + std::string(recipes[static_cast<std::size_t>(e) % recipes.size()]))
                            .values;
             x.seed = o.seed + static_cast<std::uint64_t>(group) * 1000 + static_cast<std::uint64_t>(e);

@@ -18,7 +18,7 @@ struct PlanOptions {
   std::string op;                // empty: every op
   std::string variant = "auto";  // auto, all (every production variant), or a name
   std::optional<DType> dtype;
-  std::vector<std::int64_t> shape;  // empty: the op's default shapes
+  std::string shape;  // the op's sizes text (RxC, MxNxK, or NAME:N,...); empty: the op's default shapes
   bool quick = false;
   int gate_extra = 2;      // extra random-value Cases per timed Case
   std::uint64_t seed = 1;  // seeds of the extra Cases
@@ -37,8 +37,9 @@ struct PlannedCase {
 using Goal = BenchGoal;
 std::optional<Goal> bench_goal(const OpSpec& op, DType dtype, const std::vector<std::int64_t>& shape);
 
-// --shape's text, RxC or MxNxK; throws InputError naming it.
-std::vector<std::int64_t> parse_bench_shape(std::string_view text);
+// --shape's text, RxC or MxNxK (an op with a shape form) or NAME:N,... (any op: its dims), checked
+// for its form (the op checks the sizes); throws InputError naming it.
+std::string parse_bench_shape(std::string_view text);
 
 // Throws InputError on a bad combination (unknown variant, a shape of the wrong rank, ...).
 // `skipped` collects Cases no chosen variant can take, with the reason.

@@ -1,30 +1,142 @@
-# The ops, from ops/ops.def (the one list of them): KVERIFY_OPS here and as a global property (for
-# kverify_add_variant called from an outside project), and the conventional files of an op's
-# folders that each library takes:
-#   ops/<op>/reference.cpp, spec.cpp     kv_core (what the op is and how it is checked)
-#   ops/<op>/properties.cpp              kv_properties
-#   ops/<op>/bench_baseline.cu           kv_bench_cuda (the GPU baseline the bench times against)
-#   ops/<op>/tests/reference_test.cpp    reference_tests;  ops/<op>/tests/pipeline_test.cpp  pipeline_tests
-#   kernels/<op>/variants.cpp, <op>_emu.cpp, <op>_cuda.cu, mutants/   kv_kernels, kv_kernels_cuda
-file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../ops/ops.def" _kv_op_lines REGEX "^KVERIFY_OP\\(")
-set(KVERIFY_OPS "")
-foreach(line IN LISTS _kv_op_lines)
-  if(NOT line MATCHES "^KVERIFY_OP\\(([a-z_][a-z0-9_]*)\\)$")
-    message(FATAL_ERROR "ops/ops.def: '${line}' is not KVERIFY_OP(<lower-case name>)")
-  endif()
-  list(APPEND KVERIFY_OPS ${CMAKE_MATCH_1})
-endforeach()
-set_property(GLOBAL PROPERTY KVERIFY_OPS "${KVERIFY_OPS}")
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/../ops/ops.def")
+# kverify_add_op: an op declared in its own folder, by kverify (ops/CMakeLists.txt) or by a
+# user's project after find_package(kverify): no edit to kverify (docs/your-op.md).
+#
+#   kverify_add_op(NAME <op> SOURCES <.cpp>...        the OpSpec kverify::ops::<op>::spec and its reference,
+#                                                      tolerance and eager baseline (core/op_spec.hpp)
+#                  [PROPERTIES <.cpp>...]              the op's own properties: kverify::ops::<op>::properties()
+#                  [BENCH_BASELINE <.cu>]              its GPU baseline: kverify::ops::<op>::device_baseline()
+#                  [INCLUDE_DIRS <dir>...])
+#
+# It records the op; when the top-level directory has been processed (the user's project included),
+# the generated tables (the op table in kv_core, the op properties in kv_properties, the GPU
+# baselines in kv_bench_cuda) list every op in call order, and the sources join those libraries.
+# KVERIFY_OPS (a global property) is the list of op names so far: kverify_add_kernel checks OP
+# against it, so an op is declared before its kernels.
 
-# kv_op_files(<out> <path pattern with @OP@>): the existing files of that pattern for every op.
+set_property(GLOBAL PROPERTY KVERIFY_OPS "")
+
+function(kverify_add_op)
+  cmake_parse_arguments(PARSE_ARGV 0 KO "" "NAME;BENCH_BASELINE" "SOURCES;PROPERTIES;INCLUDE_DIRS")
+  set(where "kverify_add_op(NAME ${KO_NAME}) in ${CMAKE_CURRENT_LIST_FILE}")
+  if(KO_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${where}: unknown arguments '${KO_UNPARSED_ARGUMENTS}' (accepted: NAME SOURCES PROPERTIES BENCH_BASELINE INCLUDE_DIRS)")
+  endif()
+  if(NOT KO_NAME MATCHES "^[a-z_][a-z0-9_]*$")
+    message(FATAL_ERROR "${where}: NAME '${KO_NAME}' is missing or not a lower-case identifier (accepted: [a-z_][a-z0-9_]*, e.g. layernorm); the C++ names kverify::ops::<NAME>::spec")
+  endif()
+  get_property(ops GLOBAL PROPERTY KVERIFY_OPS)
+  if(KO_NAME IN_LIST ops)
+    message(FATAL_ERROR "${where}: op ${KO_NAME} is already declared (op names are unique; kverify's own: softmax, gelu_tanh, row_sum, matmul_relu)")
+  endif()
+  if(NOT KO_SOURCES)
+    message(FATAL_ERROR "${where}: SOURCES is empty (accepted: the .cpp files that define kverify::ops::${KO_NAME}::spec and its reference)")
+  endif()
+  foreach(kind SOURCES PROPERTIES BENCH_BASELINE INCLUDE_DIRS)
+    set(absolute "")
+    foreach(f IN LISTS KO_${kind})
+      get_filename_component(abs "${f}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      if(NOT EXISTS "${abs}")
+        message(FATAL_ERROR "${where}: ${kind} '${f}' does not exist (looked for ${abs})")
+      endif()
+      if(kind STREQUAL "BENCH_BASELINE" AND NOT abs MATCHES "\\.cu$")
+        message(FATAL_ERROR "${where}: BENCH_BASELINE '${f}' is not a .cu file (accepted: the CUDA source of its device_baseline)")
+      endif()
+      if((kind STREQUAL "SOURCES" OR kind STREQUAL "PROPERTIES") AND NOT abs MATCHES "\\.(cpp|cc|cxx)$")
+        message(FATAL_ERROR "${where}: ${kind} '${f}' is not host C++ (accepted: .cpp .cc .cxx)")
+      endif()
+      list(APPEND absolute "${abs}")
+    endforeach()
+    set_property(GLOBAL PROPERTY KVERIFY_OP_${KO_NAME}_${kind} "${absolute}")
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY KVERIFY_OPS ${KO_NAME})
+endfunction()
+
+# kv_op_files(<out> <path pattern with @OP@>): the existing files of that pattern for every op
+# declared so far (kverify's own op tests: ops/<op>/tests/...).
 function(kv_op_files out pattern)
+  get_property(ops GLOBAL PROPERTY KVERIFY_OPS)
   set(files "")
-  foreach(op IN LISTS KVERIFY_OPS)
+  foreach(op IN LISTS ops)
     string(REPLACE "@OP@" "${op}" path "${PROJECT_SOURCE_DIR}/${pattern}")
     if(EXISTS "${path}")
       list(APPEND files "${path}")
     endif()
   endforeach()
   set(${out} ${files} PARENT_SCOPE)
+endfunction()
+
+# Each flavor of a kv library that this build has (plain, asan, tsan).
+function(_kverify_flavors out base)
+  set(result "")
+  foreach(t ${base} ${base}_asan ${base}_tsan)
+    if(TARGET ${t})
+      list(APPEND result ${t})
+    endif()
+  endforeach()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
+
+# Run once, deferred to the end of the top-level directory: the three tables, and the sources.
+function(_kverify_generate_ops)
+  get_property(ops GLOBAL PROPERTY KVERIFY_OPS)
+  get_property(out GLOBAL PROPERTY KVERIFY_VARIANTS_BINARY_DIR)
+  set(out "${out}/../ops")
+  file(MAKE_DIRECTORY "${out}")
+  set(header "// Generated by kverify_add_op (cmake/KverifyOps.cmake) from every op declared; do not edit.\n")
+  _kverify_flavors(core_targets kv_core)
+  _kverify_flavors(property_targets kv_properties)
+  set(decls "")
+  set(entries "")
+  set(prop_decls "")
+  set(prop_entries "")
+  set(base_decls "")
+  set(base_entries "")
+  foreach(op IN LISTS ops)
+    foreach(kind SOURCES PROPERTIES BENCH_BASELINE INCLUDE_DIRS)
+      get_property(${kind} GLOBAL PROPERTY KVERIFY_OP_${op}_${kind})
+    endforeach()
+    string(APPEND decls "namespace kverify::ops::${op} {\nextern const OpSpec spec;\n}\n")
+    string(APPEND entries "      &ops::${op}::spec,\n")
+    foreach(t IN LISTS core_targets)
+      target_sources(${t} PRIVATE ${SOURCES})
+      if(INCLUDE_DIRS)
+        set_source_files_properties(${SOURCES} TARGET_DIRECTORY ${t} PROPERTIES INCLUDE_DIRECTORIES "${INCLUDE_DIRS}")
+      endif()
+    endforeach()
+    if(PROPERTIES)
+      string(APPEND prop_decls "namespace kverify::ops::${op} {\nextern const OpSpec spec;\nstd::span<const properties::OpProperty> properties();\n}\n")
+      string(APPEND prop_entries "  if (&op == &ops::${op}::spec) return ops::${op}::properties();\n")
+      foreach(t IN LISTS property_targets)
+        target_sources(${t} PRIVATE ${PROPERTIES})
+      endforeach()
+    endif()
+    if(BENCH_BASELINE AND TARGET kv_bench_cuda)
+      string(APPEND base_decls "namespace kverify::ops::${op} {\nextern const OpSpec spec;\nbench::Baseline device_baseline(const bench::BaselineInputs& inputs);\n}\n")
+      string(APPEND base_entries "  if (&op == &ops::${op}::spec) return ops::${op}::device_baseline(in);\n")
+      target_sources(kv_bench_cuda PRIVATE ${BENCH_BASELINE})
+    endif()
+  endforeach()
+
+  _kverify_write("${out}/op_table.cpp" "${header}// The table of ops (core/op_spec.hpp: all_ops), in kverify_add_op order.\n"
+    "#include \"core/op_spec.hpp\"\n\n${decls}\nnamespace kverify {\n\nstd::span<const OpSpec* const> all_ops() {\n"
+    "  static constexpr const OpSpec* kTable[] = {\n${entries}  };\n  return kTable;\n}\n\n}  // namespace kverify\n")
+  foreach(t IN LISTS core_targets)
+    target_sources(${t} PRIVATE "${out}/op_table.cpp")
+  endforeach()
+  _kverify_write("${out}/op_properties.cpp" "${header}// Each op's own properties (PROPERTIES of kverify_add_op), for the catalogue.\n"
+    "#include \"properties/catalogue.hpp\"\n\n${prop_decls}\nnamespace kverify::properties {\n\n"
+    "std::span<const OpProperty> op_own_properties(const OpSpec& op) {\n${prop_entries}  return {};\n}\n\n}  // namespace kverify::properties\n")
+  foreach(t IN LISTS property_targets)
+    target_sources(${t} PRIVATE "${out}/op_properties.cpp")
+  endforeach()
+  if(TARGET kv_bench_cuda)
+    _kverify_write("${out}/op_baselines.cu" "${header}// Each op's GPU baseline (BENCH_BASELINE of kverify_add_op), for the bench.\n"
+      "#include <stdexcept>\n#include <string>\n\n#include \"bench/device.hpp\"\n\n${base_decls}\nnamespace kverify::bench {\n\n"
+      "Baseline op_baseline(const OpSpec& op, const BaselineInputs& in) {\n${base_entries}"
+      "  throw std::runtime_error(\"op \" + std::string(op.name) + \" has no GPU baseline (BENCH_BASELINE of kverify_add_op)\");\n}\n\n"
+      "}  // namespace kverify::bench\n")
+    target_sources(kv_bench_cuda PRIVATE "${out}/op_baselines.cu")
+  endif()
+  list(LENGTH ops count)
+  message(STATUS "kverify: ${count} ops declared through kverify_add_op")
 endfunction()

@@ -14,6 +14,13 @@ double round_to(DType d, double v) {
       return f16_bits_to_f32(f64_to_f16_bits(v));
     case DType::bf16:
       return bf16_bits_to_f32(f64_to_bf16_bits(v));
+    case DType::i32:
+    case DType::i64:
+    case DType::u8: {
+      unsigned char bytes[8];
+      store_from_f64(d, v, bytes);
+      return load_as_f64(d, bytes);
+    }
   }
   return v;
 }
@@ -21,6 +28,7 @@ double round_to(DType d, double v) {
 double ulp(DType d, double v) {
   const DTypeInfo& i = info(d);
   const double a = std::fabs(v);
+  if (i.integer) return 1.0;
   if (std::isnan(a)) return std::numeric_limits<double>::quiet_NaN();
   if (std::isinf(a)) return std::ldexp(1.0, static_cast<int>(std::ilogb(i.max_finite)) - i.mantissa_bits);
   int e = a == 0.0 ? i.min_exponent : std::max(static_cast<int>(std::ilogb(a)), i.min_exponent);

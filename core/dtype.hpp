@@ -1,4 +1,5 @@
-// Storage dtypes and their exact conversions.
+// Storage dtypes and their exact conversions; and the fixed element types an op may give a tensor
+// beside its storage dtype (f64, indices i32/i64, masks u8).
 //
 // f16/bf16 are held as raw bits. The conversions round exactly as CUDA's __float2half_rn and
 // __float2bfloat16_rn do (round to nearest even; any NaN becomes the canonical 0x7fff), which
@@ -16,7 +17,7 @@
 
 namespace kverify {
 
-enum class DType : std::uint8_t { f32, f16, bf16, f64 };
+enum class DType : std::uint8_t { f32, f16, bf16, f64, i32, i64, u8 };
 
 struct f16 {
   std::uint16_t bits;
@@ -116,6 +117,7 @@ struct DTypeInfo {
   int mantissa_bits;  // explicit fraction bits
   int min_exponent;   // exponent of the smallest normal
   double max_finite;
+  bool integer = false;  // an index or mask type: whole values, stored by rounding to nearest and saturating
 };
 
 inline constexpr DTypeInfo kDTypes[] = {
@@ -123,7 +125,13 @@ inline constexpr DTypeInfo kDTypes[] = {
     {DType::f16, "f16", 2, 10, -14, 65504.0},
     {DType::bf16, "bf16", 2, 7, -126, 3.3895313892515355e38},
     {DType::f64, "f64", 8, 52, -1022, 1.7976931348623157e308},
+    {DType::i32, "i32", 4, 0, 0, 2147483647.0, true},
+    {DType::i64, "i64", 8, 0, 0, 9223372036854775807.0, true},
+    {DType::u8, "u8", 1, 0, 0, 255.0, true},
 };
+
+// The storage dtypes a Case may name (dtype=): the element type of every tensor the op does not fix.
+constexpr bool is_storage_dtype(DType d) { return d == DType::f32 || d == DType::f16 || d == DType::bf16; }
 
 constexpr const DTypeInfo& info(DType d) { return kDTypes[static_cast<int>(d)]; }
 constexpr std::string_view name(DType d) { return info(d).name; }
@@ -147,8 +155,23 @@ double ulp(DType d, double v);
 // Raw storage <-> f64, reading `bytes` of one element of the dtype.
 // v rounded once to the storage dtype, as its raw bits in the low bytes. constexpr: nvcc compiles it
 // for the device too (the bench draws its inputs there, bench/device_image.cu).
+// An integer type saturates and rounds to nearest (an index recipe's values are whole already).
+constexpr std::int64_t saturated_integer(double v, double lo, double hi) {
+  if (v != v) return 0;
+  const double clamped = v < lo ? lo : v > hi ? hi : v;
+  const double whole = clamped < 0 ? -static_cast<double>(static_cast<std::int64_t>(-clamped + 0.5))
+                                   : static_cast<double>(static_cast<std::int64_t>(clamped + 0.5));
+  return static_cast<std::int64_t>(whole);
+}
 constexpr std::uint64_t storage_bits(DType d, double v) {
   switch (d) {
+    case DType::i32:
+      return static_cast<std::uint32_t>(static_cast<std::int32_t>(saturated_integer(v, -2147483648.0, 2147483647.0)));
+    case DType::i64:
+      // 2^63 itself does not fit: the largest double below it does.
+      return static_cast<std::uint64_t>(saturated_integer(v, -9223372036854775808.0, 9223372036854774784.0));
+    case DType::u8:
+      return static_cast<std::uint64_t>(saturated_integer(v, 0.0, 255.0));
     case DType::f32:
       return std::bit_cast<std::uint32_t>(static_cast<float>(v));
     case DType::f16:
@@ -180,6 +203,18 @@ inline double load_as_f64(DType d, const void* bytes) {
       std::memcpy(&b, bytes, 2);
       return d == DType::f16 ? f16_bits_to_f32(b) : bf16_bits_to_f32(b);
     }
+    case DType::i32: {
+      std::int32_t v;
+      std::memcpy(&v, bytes, 4);
+      return v;
+    }
+    case DType::i64: {
+      std::int64_t v;
+      std::memcpy(&v, bytes, 8);
+      return static_cast<double>(v);
+    }
+    case DType::u8:
+      return *static_cast<const unsigned char*>(bytes);
   }
   return 0.0;
 }

@@ -1,6 +1,8 @@
 #include "core/layout.hpp"
 
+#include <algorithm>
 #include <numeric>
+#include <unordered_set>
 
 namespace kverify {
 
@@ -38,6 +40,159 @@ std::optional<std::string> layout_problem(const Layout2D& l, std::size_t element
              to_string(l.col_stride) + " (accepted: strides that give every element its own address, e.g. " +
              to_string(l.cols) + ",1)";
   }
+  return std::nullopt;
+}
+
+Layout Layout::contiguous(std::span<const std::int64_t> sizes) {
+  Layout l;
+  l.rank = static_cast<int>(sizes.size());
+  std::int64_t stride = 1;
+  for (int d = l.rank - 1; d >= 0; --d) {
+    l.sizes[d] = sizes[d];
+    l.strides[d] = stride;
+    stride *= sizes[d];
+  }
+  return l;
+}
+
+Layout::Layout(const Layout2D& m) : rank(2), offset(m.offset) {
+  sizes[0] = m.rows, sizes[1] = m.cols;
+  strides[0] = m.row_stride, strides[1] = m.col_stride;
+}
+
+std::int64_t Layout::elements() const {
+  std::int64_t n = 1;
+  for (int d = 0; d < rank; ++d) n *= sizes[d];
+  return n;
+}
+
+std::int64_t Layout::rows() const {
+  if (rank == 1) return sizes[0];
+  std::int64_t n = 1;
+  for (int d = 0; d + 1 < rank; ++d) n *= sizes[d];
+  return n;
+}
+
+std::array<std::int64_t, kMaxRank> Layout::indices(std::int64_t row, std::int64_t col) const {
+  std::array<std::int64_t, kMaxRank> at{};
+  if (rank == 0) return at;
+  if (rank == 1) {
+    at[0] = row;
+    return at;
+  }
+  at[rank - 1] = col;
+  for (int d = rank - 2; d >= 0; --d) {
+    at[d] = row % sizes[d];
+    row /= sizes[d];
+  }
+  return at;
+}
+
+std::int64_t Layout::footprint() const {
+  std::int64_t last = offset;
+  for (int d = 0; d < rank; ++d) last += (sizes[d] - 1) * strides[d];
+  return last + 1;
+}
+
+bool Layout::contiguous_row_major() const {
+  std::int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != stride) return false;
+    stride *= sizes[d];
+  }
+  return true;
+}
+
+std::optional<Layout2D> Layout::as_2d() const {
+  Layout2D m;
+  m.offset = offset;
+  m.cols = cols();
+  m.col_stride = col_stride();
+  m.rows = rows();
+  m.row_stride = m.cols * m.col_stride;  // one row (or leading sizes of 1 only): never stepped over
+  if (rank == 2 || rank == 1) {
+    m.row_stride = strides[0];
+    return m;
+  }
+  if (rank == 0) return m;
+  // The leading dimensions of more than one element collapse when each steps over the whole of
+  // the next one in.
+  int inner = -1;
+  for (int d = rank - 2; d >= 0; --d) {
+    if (sizes[d] == 1) continue;
+    if (inner < 0)
+      m.row_stride = strides[d];
+    else if (strides[d] != strides[inner] * sizes[inner])
+      return std::nullopt;
+    inner = d;
+  }
+  return m;
+}
+
+namespace {
+
+std::string joined(const Layout& l, const std::array<std::int64_t, kMaxRank>& v, const char* sep) {
+  std::string s;
+  for (int d = 0; d < l.rank; ++d) s += (d ? sep : "") + std::to_string(v[d]);
+  return s;
+}
+
+// Two distinct elements at one address, for rank > 2: none when, dimensions sorted by stride, each
+// stride steps past everything the smaller ones reach; otherwise the addresses are enumerated
+// (tensors of up to 2^22 elements; a larger one that fails the sorted test is refused as
+// possibly overlapping).
+std::optional<std::string> overlap_nd(const Layout& l) {
+  std::array<int, kMaxRank> order{};
+  for (int d = 0; d < l.rank; ++d) order[d] = d;
+  std::sort(order.begin(), order.begin() + l.rank, [&](int a, int b) { return l.strides[a] < l.strides[b]; });
+  std::int64_t reach = 0;
+  bool separated = true;
+  for (int i = 0; i < l.rank; ++i) {
+    const int d = order[i];
+    if (l.sizes[d] == 1) continue;
+    if (l.strides[d] <= reach) separated = false;
+    reach += (l.sizes[d] - 1) * l.strides[d];
+  }
+  if (separated) return std::nullopt;
+  if (l.elements() > (std::int64_t{1} << 22))
+    return std::string("may share an address (accepted: strides that, sorted, each step past the extent of the smaller ones)");
+  std::unordered_set<std::int64_t> seen;
+  for (std::int64_t r = 0; r < l.rows(); ++r)
+    for (std::int64_t c = 0; c < l.cols(); ++c)
+      if (!seen.insert(l.index(r, c)).second)
+        return "element " + index_text(l, r, c) + " shares its address with another";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string index_text(const Layout& l, std::int64_t row, std::int64_t col) {
+  return "(" + joined(l, l.indices(row, col), ",") + ")";
+}
+
+std::optional<std::string> layout_problem(const Layout& l, std::size_t element_bytes, bool is_output) {
+  using std::to_string;
+  if (l.rank == 2) return layout_problem(*l.as_2d(), element_bytes, is_output);
+  const std::string sizes = joined(l, l.sizes, "x");
+  for (int d = 0; d < l.rank; ++d)
+    if (l.sizes[d] < 1) return "shape " + sizes + " has a size below 1 (accepted: sizes >= 1)";
+  for (int d = 0; d < l.rank; ++d)
+    if (l.strides[d] < 1)
+      return "strides " + joined(l, l.strides, ",") + " include a stride below 1 (accepted: strides >= 1, in elements)";
+  if (l.offset < 0) return "offset " + to_string(l.offset) + " is negative (accepted: offset >= 0, in elements)";
+  std::int64_t footprint = l.offset, bytes = 0;
+  bool overflow = false;
+  for (int d = 0; d < l.rank; ++d) {
+    std::int64_t a = 0;
+    overflow = overflow || __builtin_mul_overflow(l.sizes[d] - 1, l.strides[d], &a) ||
+               __builtin_add_overflow(footprint, a, &footprint);
+  }
+  if (overflow || __builtin_add_overflow(footprint, std::int64_t{1}, &footprint) ||
+      __builtin_mul_overflow(footprint, static_cast<std::int64_t>(element_bytes), &bytes))
+    return "shape " + sizes + " with strides " + joined(l, l.strides, ",") + " and offset " + to_string(l.offset) +
+           " spans more bytes than fit in 64 bits (accepted: a footprint below 2^63 bytes)";
+  if (is_output && l.rank > 2)
+    if (auto o = overlap_nd(l)) return "output elements with strides " + joined(l, l.strides, ",") + ": " + *o;
   return std::nullopt;
 }
 

@@ -25,7 +25,8 @@
 
 namespace kverify::recipe_math {
 
-// The recipes in the order of core/values.hpp's kRecipes (a static_assert there holds the two equal).
+// The recipes in the order of core/values.hpp's kRecipes (a static_assert there holds the two equal),
+// then the draws an op declares for a tensor (TensorValues), which no Case line names.
 enum class Kind : std::uint8_t {
   normal,
   uniform,
@@ -42,6 +43,8 @@ enum class Kind : std::uint8_t {
   zeros,
   halves,
   special,
+  index,  // whole numbers uniform in [0, param): gather indices, class targets
+  mask,   // 0 or 1
 };
 
 KV_HOST_DEVICE double add(double a, double b) {
@@ -200,6 +203,7 @@ struct Draw {
   std::uint64_t seed;
   int tensor;
   std::int64_t row, col, cols;
+  bool positive = false;  // halves: this tensor is the positive factor (TensorSpec::positive_in_halves)
 };
 
 KV_HOST_DEVICE std::uint64_t element_key(std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col) {
@@ -254,7 +258,7 @@ KV_HOST_DEVICE double value(const Draw& d) {
     case Kind::halves: {
       // The reduction index is the column for A and x, the row for B.
       const double magnitude = mul(p, add(1.0, mul(0.25, unit(a))));
-      if (d.tensor == 1) return magnitude;
+      if (d.positive) return magnitude;
       return d.col < d.cols / 2 || d.cols == 1 ? magnitude : mul(-1.5, magnitude);
     }
     case Kind::special: {
@@ -278,6 +282,10 @@ KV_HOST_DEVICE double value(const Draw& d) {
           return d.col >= d.cols - finite ? mul(p, normal()) : -inf;
       }
     }
+    case Kind::index:
+      return static_cast<double>(a % static_cast<std::uint64_t>(clamp_to(p, 1.0, 0x1p62)));
+    case Kind::mask:
+      return static_cast<double>(a & 1);
   }
   return double_of(0x7ff8000000000000ull);
 }

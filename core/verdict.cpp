@@ -1,5 +1,6 @@
 #include "core/verdict.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -15,6 +16,25 @@ std::string num(double v) {
 }
 
 }  // namespace
+
+void merge_into(ErrorStats& into, const ErrorStats& s, std::int64_t row_offset) {
+  into.checked += s.checked;
+  into.failed += s.failed;
+  into.failed_rows += s.failed_rows;
+  into.max_abs = std::max(into.max_abs, s.max_abs);
+  into.max_rel = std::max(into.max_rel, s.max_rel);
+  if (s.worst_row >= 0 && (s.max_ulp > into.max_ulp || into.worst_row < 0)) {
+    into.max_ulp = s.max_ulp;
+    into.worst_row = s.worst_row + row_offset;
+    into.worst_col = s.worst_col;
+  }
+  into.worst_margin = std::max(into.worst_margin, s.worst_margin);
+  into.nan_outputs += s.nan_outputs;
+  into.inf_outputs += s.inf_outputs;
+  into.max_row_sum_deviation = std::max(into.max_row_sum_deviation, s.max_row_sum_deviation);
+  into.baseline_kernel_ulps = std::max(into.baseline_kernel_ulps, s.baseline_kernel_ulps);
+  into.baseline_eager_ulps = std::max(into.baseline_eager_ulps, s.baseline_eager_ulps);
+}
 
 std::string_view name(Outcome o) {
   switch (o) {
@@ -42,6 +62,10 @@ std::string format(const Verdict& v) {
     if (s.nan_outputs + s.inf_outputs > 0)
       out << "\n  non-finite outputs: " << s.nan_outputs << " NaN, " << s.inf_outputs << " inf";
     if (s.max_row_sum_deviation >= 0) out << "\n  max |row sum - 1| " << num(s.max_row_sum_deviation);
+    for (const auto& o : v.outputs)
+      out << "\n  " << o.tensor << ": " << o.stats.checked << " checked, " << o.stats.failed
+          << " outside tolerance, max abs error " << num(o.stats.max_abs) << ", max ulp error " << num(o.stats.max_ulp)
+          << (o.stats.worst_margin >= 0 ? ", margin " + num(o.stats.worst_margin) : std::string());
   }
   if (!v.tolerance.empty()) out << "\n  tolerance: " << v.tolerance;
   if (!v.hint.empty()) out << "\n  hint: " << v.hint;
@@ -56,9 +80,11 @@ std::string format(const Verdict& v) {
     if (v.stats.failed_rows > static_cast<std::int64_t>(v.failed_rows.size())) out << " ...";
   }
   if (!v.first_mismatches.empty()) {
-    out << "\n  first mismatches (tensor(row,col): got vs expected, abs error, ulp distance):";
+    out << "\n  first mismatches (tensor(indices): got vs expected, abs error, ulp distance):";
     for (const auto& m : v.first_mismatches) {
-      out << "\n    " << m.tensor << "(" << m.row << "," << m.col << "): " << num(m.got) << " vs " << num(m.expected)
+      out << "\n    " << m.tensor
+          << (m.index.empty() ? "(" + std::to_string(m.row) + "," + std::to_string(m.col) + ")" : m.index) << ": "
+          << num(m.got) << " vs " << num(m.expected)
           << ", " << num(m.abs_error) << ", " << num(m.ulp_error);
       if (m.got_class != m.expected_class) out << "  [" << m.got_class << " where " << m.expected_class << " expected]";
     }

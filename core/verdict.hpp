@@ -12,7 +12,8 @@ enum class Outcome : std::uint8_t { pass, fail, skipped };
 
 struct Mismatch {
   std::string tensor;
-  std::int64_t row = 0, col = 0;
+  std::int64_t row = 0, col = 0;  // logical row and column (core/layout.hpp)
+  std::string index;              // the element's indices, "(i,j,k)"; empty: (row,col)
   double got = 0, expected = 0;
   double abs_error = 0, ulp_error = 0;
   std::string got_class, expected_class;  // zero, subnormal, normal, inf, NaN
@@ -41,6 +42,17 @@ struct ErrorStats {
   double baseline_kernel_ulps = -1, baseline_eager_ulps = -1;
 };
 
+// Folds one output's (or one block of rows') statistics into the whole Case's: counts add, maxima
+// and the worst element are kept; `row_offset` moves the block's worst row into the Case's rows.
+void merge_into(ErrorStats& into, const ErrorStats& s, std::int64_t row_offset = 0);
+
+// One output tensor's own statistics, for an op with several outputs.
+struct OutputStats {
+  std::string tensor;
+  ErrorStats stats;
+  std::string tolerance;
+};
+
 struct Verdict {
   Outcome outcome = Outcome::fail;
   std::string reproduce;  // the resolved Case line
@@ -48,7 +60,8 @@ struct Verdict {
   std::string reason;     // one line: why it failed or was skipped
   std::string tolerance;  // the policy in force, as text
   std::string hint;       // what the failure may come from, when kverify knows (e.g. a fast-math build)
-  ErrorStats stats;
+  ErrorStats stats;                        // every output's elements together
+  std::vector<OutputStats> outputs;        // each output's, when the op has more than one
   std::vector<Mismatch> first_mismatches;  // at most kMaxListed
   std::vector<std::int64_t> failed_rows;   // at most kMaxListed
   std::vector<GuardViolation> guards;      // at most kMaxListed per guard kind

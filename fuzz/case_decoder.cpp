@@ -216,13 +216,13 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
 }
 
 // The layout of an R x C tensor (see the header); `want` is the target's placement when encoding.
-Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Placement* want, const char* field) {
+Placement layout_choice_2d(Coder& k, std::int64_t rows, std::int64_t cols, const Placement* want, const char* field) {
   std::optional<std::uint64_t> mode, pad, step;
   if (want) {
-    if (!want->strides) {
+    if (!want->strides || (*want->strides == Strides{cols, 1})) {  // the canonical form drops contiguous strides
       mode = 0;
     } else {
-      const auto [rs, cs] = *want->strides;
+      const std::int64_t rs = (*want->strides)[0], cs = (*want->strides)[1];
       if (cs == 1 && rs - cols - 1 >= 0 && rs - cols - 1 <= static_cast<std::int64_t>(kMaxPad))
         mode = 2, pad = rs - cols - 1;
       else if (rs == 1 && cs - rows >= 0 && cs - rows <= static_cast<std::int64_t>(kMaxPad))
@@ -242,20 +242,85 @@ Placement layout_choice(Coder& k, std::int64_t rows, std::int64_t cols, const Pl
   // Modes 0, 1, 6 (bytes libFuzzer favours among them): contiguous.
   const auto m = k.take(0, kLayoutModes - 1, mode, field);
   if (m == 2) {
-    p.strides = std::pair{cols + 1 + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)), std::int64_t{1}};
+    p.strides = Strides{cols + 1 + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)), 1};
   } else if (m == 3) {
-    p.strides = std::pair{std::int64_t{1}, rows + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field))};
+    p.strides = Strides{1, rows + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field))};
   } else if (m == 4) {
     const auto s = 2 + static_cast<std::int64_t>(k.take(0, 2, step, field));
-    p.strides = std::pair{cols * s + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)), s};
+    p.strides = Strides{cols * s + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)), s};
   } else if (m == 5) {
     const auto s = 2 + static_cast<std::int64_t>(k.take(0, 2, step, field));
-    p.strides = std::pair{s, rows * s + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field))};
+    p.strides = Strides{s, rows * s + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field))};
   } else if (m == 7 && (rows <= kFarMaxLines || cols <= kFarMaxLines)) {
     const auto far = kFarStride + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field));
-    p.strides = rows <= kFarMaxLines ? std::pair{far, std::int64_t{1}} : std::pair{std::int64_t{1}, far};
+    p.strides = rows <= kFarMaxLines ? Strides{far, 1} : Strides{1, far};
   }
   // Offsets: 0 three times in four, else 1..64 elements (misaligns vector paths).
+  std::optional<std::uint64_t> offset_mode, offset;
+  if (want) {
+    if (want->offset == 0)
+      offset_mode = 0;
+    else
+      offset_mode = 1, offset = static_cast<std::uint64_t>(want->offset);
+  }
+  if (k.take(0, 3, offset_mode, field) == 1) p.offset = static_cast<std::int64_t>(k.take(1, kMaxOffset, offset, field));
+  return p;
+}
+
+// The layout of a tensor of any rank: a rank-2 one as above; another rank reads the same mode
+// choice with its dimensions nested (core/layout.hpp): 2 every dimension padded past the one
+// inside it, 3 the dimensions in reverse order (column-major) padded, 4 the innermost strided by
+// 2..4, 7 the outermost dimension far apart (when it has at most kFarMaxLines); others contiguous.
+Placement layout_choice(Coder& k, const Layout& l, const Placement* want, const char* field) {
+  if (l.rank == 2) return layout_choice_2d(k, l.sizes[0], l.sizes[1], want, field);
+  const auto nested = [&](bool reversed, std::int64_t innermost, std::int64_t pad) {
+    Strides s;
+    s.rank = l.rank;
+    std::int64_t stride = innermost;
+    for (int i = 0; i < l.rank; ++i) {
+      const int d = reversed ? i : l.rank - 1 - i;
+      s[d] = stride;
+      stride = stride * l.sizes[static_cast<std::size_t>(d)] + (i == 0 ? pad : 0);
+    }
+    return s;
+  };
+  const bool far_ok = l.rank > 1 && l.sizes[0] <= kFarMaxLines;
+  std::optional<std::uint64_t> mode, pad, step;
+  if (want) {
+    mode = 0;
+    if (want->strides && l.rank > 0) {
+      mode.reset();
+      for (std::uint64_t p = 0; p <= kMaxPad && !mode; ++p) {
+        const auto pi = static_cast<std::int64_t>(p);
+        if (*want->strides == nested(false, 1, pi + 1)) mode = 2, pad = p;
+        else if (*want->strides == nested(true, 1, pi)) mode = 3, pad = p;
+        for (std::int64_t st = 2; st <= 4 && !mode; ++st)
+          if (*want->strides == nested(false, st, pi)) mode = 4, step = st - 2, pad = p;
+        if (!mode && far_ok) {
+          Strides f = nested(false, 1, 0);
+          f[0] = kFarStride + pi;
+          if (*want->strides == f) mode = 7, pad = p;
+        }
+      }
+      if (*want->strides == nested(false, 1, 0)) mode = 0;
+    }
+  }
+  Placement p;
+  const auto m = k.take(0, kLayoutModes - 1, mode, field);
+  if (l.rank > 0) {
+    if (m == 2) {
+      p.strides = nested(false, 1, 1 + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)));
+    } else if (m == 3) {
+      p.strides = nested(true, 1, static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)));
+    } else if (m == 4) {
+      const auto st = 2 + static_cast<std::int64_t>(k.take(0, 2, step, field));
+      p.strides = nested(false, st, static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field)));
+    } else if (m == 7 && far_ok) {
+      Strides f = nested(false, 1, 0);
+      f[0] = kFarStride + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field));
+      p.strides = f;
+    }
+  }
   std::optional<std::uint64_t> offset_mode, offset;
   if (want) {
     if (want->offset == 0)
@@ -316,37 +381,82 @@ void code_dtype(Walk& w) {
       }
 }
 
-void code_shape(Walk& w) {
-  Coder& k = w.k;
-  const Case* t = w.t;
-  const OpSpec& op = *w.o.op;
-  const Variant* variant = w.d.variant;
-  const auto want_dim = [&](int i) -> std::optional<std::int64_t> {
-    if (!t) return std::nullopt;
-    return t->shape.at(static_cast<std::size_t>(i));
+// The op's size choices through size_choice, wanting the target's sizes when encoding.
+class WalkSizes final : public FuzzSizes {
+ public:
+  WalkSizes(Coder& k, const Case* target, const Variant* variant) : k_(k), target_(target) {
+    if (variant) max_rows = variant->max_rows, max_cols = variant->max_cols;
+  }
+  std::int64_t extent(std::int64_t max, std::int64_t soft, int dim) override {
+    return size_choice(k_, max, want(dim), "shape", SizeKind::cols, soft);
+  }
+  std::int64_t count(std::int64_t max, std::int64_t soft, std::int64_t past_limit, int dim) override {
+    return size_choice(k_, max, want(dim), "shape", SizeKind::rows, soft, past_limit);
+  }
+
+ private:
+  std::optional<std::int64_t> want(int dim) const {
+    if (!target_) return std::nullopt;
+    return target_->shape.at(static_cast<std::size_t>(dim));
+  }
+  Coder& k_;
+  const Case* target_;
+};
+
+// The sizes of an op that declares no fuzz_sizes, from its DimSpecs: the tail dimensions drawn the
+// way columns are, then the count dimensions the way rows are, within the element budget of the
+// row ops (kMaxElements, a soft 4096) and each dimension's domain (a size outside it is moved in).
+void generic_sizes(FuzzSizes& choose, const OpSpec& op, std::span<std::int64_t> sizes) {
+  constexpr std::int64_t kSoftElements = 4096, kMaxCount = 64;
+  std::int64_t elements = 1;
+  const auto inside = [](const DimSpec& d, std::int64_t n) {
+    n = std::clamp(n, d.min, d.max);
+    n = (n + d.multiple - 1) / d.multiple * d.multiple;
+    return n > d.max ? n - d.multiple : n;
   };
-  if (op.shape_rank == 3) {
-    const std::int64_t m = size_choice(k, kMaxMatmulSize, want_dim(0), "shape", SizeKind::cols, kSoftMatmulM);
-    // Outputs up to 64 x 1024 (kMaxElements), as for the other ops.
-    const std::int64_t nn = size_choice(k, std::min({kMaxMatmulSize, kMaxMultiplyAdds / m, kMaxElements / m}),
-                                        want_dim(1), "shape", SizeKind::cols, kSoftOutputs / m);
-    const std::int64_t kk = size_choice(k, std::min(kMaxMatmulSize, kMaxMultiplyAdds / (m * nn)), want_dim(2), "shape",
-                                        SizeKind::cols, kSoftMatmulK);
-    w.d.c.shape = {m, nn, kk};
-  } else {
-    const std::int64_t max_cols = std::min(kMaxElements, variant ? variant->max_cols : INT64_MAX);
-    const std::int64_t cols = size_choice(k, max_cols, want_dim(1), "shape", SizeKind::cols, kSoftCols);
-    // Elements, and emulated threads: a block-per-row variant runs up to 1024 threads per row.
-    const std::int64_t threads_per_row = std::min<std::int64_t>(1024, (cols + 31) / 32 * 32);
-    const std::int64_t max_rows = std::min(
-        {kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row, variant ? variant->max_rows : INT64_MAX});
-    // One or two columns: the rows' limit, in its full range, is kTallRows (a block or a warp per
-    // row then launches past grid.y's 65535 and past any grid capped there), about once in 10^4
-    // Cases: such a Case costs seconds on emu.
-    const std::int64_t tall = cols <= kTallMaxCols && (!variant || variant->max_rows >= kTallRows) ? kTallRows : 0;
-    const std::int64_t rows =
-        size_choice(k, max_rows, want_dim(0), "shape", SizeKind::rows, kSoftThreads / threads_per_row, tall);
-    w.d.c.shape = {rows, cols};
+  for (const DimDraw pass : {DimDraw::tail, DimDraw::count})
+    for (std::size_t i = 0; i < op.dims.size(); ++i) {
+      const DimSpec& d = op.dims[i];
+      if (d.draw != pass) continue;
+      const std::int64_t budget = std::max<std::int64_t>(1, kMaxElements / elements);
+      const std::int64_t soft = std::max<std::int64_t>(1, kSoftElements / elements);
+      const std::int64_t max = std::min({budget, d.max, d.draw_max == INT64_MAX ? budget : std::max(d.draw_max, budget)});
+      const int dim = static_cast<int>(i);
+      const std::int64_t n = pass == DimDraw::tail ? choose.extent(max, soft, dim)
+                                                   : choose.count(std::min(max, kMaxCount), soft, 0, dim);
+      sizes[i] = inside(d, n);
+      elements *= sizes[i];
+    }
+}
+
+void code_shape(Walk& w) {
+  const OpSpec& op = *w.o.op;
+  WalkSizes choose(w.k, w.t, w.d.variant);
+  w.d.c.shape.assign(op.dims.size(), 1);
+  if (op.fuzz_sizes)
+    op.fuzz_sizes(choose, w.d.c.shape);
+  else
+    generic_sizes(choose, op, w.d.c.shape);
+}
+
+// Each parameter: its default, or one of its declared draws.
+void code_params(Walk& w) {
+  const OpSpec& op = *w.o.op;
+  for (std::size_t p = 0; p < op.params.size(); ++p) {
+    const ParamSpec& spec = op.params[p];
+    if (spec.draws.empty()) continue;
+    std::optional<std::uint64_t> want;
+    if (w.t) {
+      want = 0;
+      if (const auto& given = w.t->params[p])
+        for (std::size_t i = 0; i < spec.draws.size(); ++i)
+          if (same_double(spec.draws[i], *given)) want = i + 1;
+    }
+    const std::uint64_t pick = w.k.take(0, spec.draws.size(), want, "parameter");
+    if (pick == 0 || spec.draws[pick - 1] == spec.default_value)
+      w.d.c.params[p].reset();
+    else
+      w.d.c.params[p] = spec.draws[pick - 1];
   }
 }
 
@@ -383,15 +493,11 @@ void code_values(Walk& w) {
 void code_layouts(Walk& w) {
   const OpSpec& op = *w.o.op;
   Case& c = w.d.c;
-  for (int i = 0; i < op.tensor_count; ++i) {
-    const Layout2D l = c.layout(i);
+  for (int i = 0; i < op.tensor_count(); ++i) {
+    const Layout l = c.layout(i);
     Placement want_p;
-    if (w.t) {
-      want_p = w.t->placement[static_cast<std::size_t>(i)];
-      // The canonical form drops contiguous strides; give the decoder's own canonical form.
-      if (want_p.strides && *want_p.strides == std::pair{l.cols, std::int64_t{1}}) want_p.strides.reset();
-    }
-    c.placement[static_cast<std::size_t>(i)] = layout_choice(w.k, l.rows, l.cols, w.t ? &want_p : nullptr, "layout");
+    if (w.t) want_p = w.t->placement[static_cast<std::size_t>(i)];
+    c.placement[static_cast<std::size_t>(i)] = layout_choice(w.k, l, w.t ? &want_p : nullptr, "layout");
   }
 }
 
@@ -420,8 +526,9 @@ constexpr FieldCoder kFieldCoders[] = {
     {{"op", "backend"}, &code_op_and_backend},
     {{"variant"}, &code_variant},
     {{"dtype"}, &code_dtype},
-    {{"shape"}, &code_shape},
+    {{"shape", "dims"}, &code_shape},
     {{"values"}, &code_values},
+    {{"<p>"}, &code_params},
     {{"<t>.strides", "<t>.offset"}, &code_layouts},
     {{"seed"}, &code_seed},
     {{"schedule"}, &code_schedule},
@@ -435,7 +542,7 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
   // no Case near the drawn one is, its smallest Case.
   if (d.variant && !fit_into(domain_of(*d.variant), d.c)) {
     const Domain& domain = domain_of(*d.variant);
-    for (std::size_t i = 0; i < d.c.shape.size(); ++i)
+    for (std::size_t i = 0; i < d.c.shape.size() && i < domain.min.size(); ++i)
       d.c.shape[i] = (domain.min[i] + domain.multiple[i] - 1) / domain.multiple[i] * domain.multiple[i];
     d.c.placement = {};
     static_cast<void>(fit_into(domain, d.c));

@@ -40,12 +40,9 @@ struct Variant;
 
 namespace kverify::fuzz {
 
-// rows x cols of every tensor of a rank-2 op; M*N*K of a rank-3 op (matmul).
+// The elements of a Case of an op that declares no size choices of its own (OpSpec::fuzz_sizes):
+// the product of its sizes.
 inline constexpr std::int64_t kMaxElements = 64 * 1024;
-inline constexpr std::int64_t kMaxMultiplyAdds = 1 << 19;
-// Each of M, N, K: one long side with the others small reaches every tile and grid boundary along
-// it (a grid capped at some tile count) within the budgets above.
-inline constexpr std::int64_t kMaxMatmulSize = 64 * 1024;
 
 // Where choices come from: a fuzz input (InputChoices) or anything else that answers.
 class Choices {

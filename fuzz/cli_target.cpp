@@ -25,14 +25,18 @@ namespace {
 constexpr std::size_t kMaxArgs = 16;
 constexpr std::int64_t kMaxRunElements = 4096;
 
+// A Case whose sizes multiply past 16 x kMaxRunElements (the work of a reduction over one more
+// dimension, a matmul's M N K), whose outputs pass kMaxRunElements, or whose tensors span past
+// 16 x kMaxRunElements, is parsed and not run: the cli target explores the command line.
 bool too_big_to_run(const Case& c) {
   std::int64_t work = 1;
   for (auto n : c.shape) {
     if (n > kMaxRunElements) return true;
     work *= n;
-    if (work > kMaxRunElements * (c.op->shape_rank == 3 ? 16 : 1)) return true;
+    if (work > 16 * kMaxRunElements) return true;
   }
-  for (int t = 0; t < c.op->tensor_count; ++t)
+  if (output_elements(c) > kMaxRunElements) return true;
+  for (int t = 0; t < c.op->tensor_count(); ++t)
     if (c.layout(t).footprint() > 16 * kMaxRunElements) return true;
   return false;
 }

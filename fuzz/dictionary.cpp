@@ -30,15 +30,20 @@ std::string quoted(const std::string& token) {
 // The words of the Case text, every one of them from a table.
 std::vector<std::string> case_tokens() {
   std::vector<std::string> t;
-  std::set<std::string> tensors;
+  std::set<std::string> tensors, params, dims;
   for (const OpSpec* op : all_ops()) {
     t.emplace_back(op->name);
-    for (const auto& role : op->tensors()) tensors.emplace(role.name);
+    for (const auto& spec : op->tensors) tensors.emplace(spec.name);
+    for (const auto& spec : op->params) params.emplace(spec.name);
+    for (const auto& spec : op->dims) dims.emplace(spec.name);
   }
+  for (const auto& name : dims) t.push_back(name + ":");
   for (const auto& f : kCaseFields) {
     const std::string key(f.key);
     if (key.starts_with("<t>")) {
       for (const auto& name : tensors) t.push_back(name + key.substr(3) + "=");
+    } else if (key == "<p>") {
+      for (const auto& name : params) t.push_back(name + "=");
     } else {
       t.push_back(key + "=");
     }

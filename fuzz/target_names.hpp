@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/op_spec.hpp"
+#include "core/op_spec.hpp"
 
 namespace kverify::fuzz {
 

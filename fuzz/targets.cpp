@@ -24,7 +24,7 @@ LinkedTarget& linked_target(Kind kind) {
 
 namespace {
 
-// A target per op, in ops/ops.def order, then the text targets and the planted-bug demo.
+// A target per op, in the op table's order, then the text targets and the planted-bug demo.
 const std::vector<Target>& targets() {
   static const std::vector<Target> all = [] {
     std::vector<Target> t;
@@ -115,7 +115,7 @@ InputResult run_parser_input(std::string_view text) {
       return r;
     }
     // What every consumer does next with a parsed Case must hold too.
-    for (int t = 0; t < c.op->tensor_count; ++t) static_cast<void>(c.layout(t).footprint());
+    for (int t = 0; t < c.op->tensor_count(); ++t) static_cast<void>(c.layout(t).footprint());
     std::string why;
     static_cast<void>(choose_variant(c, &why));
     for (const auto& v : all_variants())
@@ -312,8 +312,9 @@ std::vector<std::string> seed_lines(const Target& t) {
   // must refuse with one line.
   if (t.kind == Kind::case_parser) {
     for (const OpSpec* op : all_ops()) {
-      const std::string base = "op=" + std::string(op->name) + " shape=" + std::string(op->shape_example);
-      const std::string first(op->tensors()[0].name), last(op->tensors()[op->output_tensor()].name);
+      const std::string base = "op=" + std::string(op->name) + (op->shape_form.empty() ? " dims=" : " shape=") +
+                               std::string(op->shape_example);
+      const std::string first(op->tensors.front().name), last(op->tensors[static_cast<std::size_t>(op->first_output())].name);
       out.push_back(base);
       out.push_back(base + " dtype=bf16 " + first + ".offset=5 values=negative:30 seed=7 backend=emu schedule=9");
       out.push_back(base + " " + last + ".strides=1,1");  // output elements that share an address

@@ -29,9 +29,9 @@
 #include "pipeline/run_case.hpp"
 #include "pipeline/sampled_check.hpp"
 #include "reference/compare.hpp"
-#include "reference/expectation.hpp"
+#include "core/expectation.hpp"
 #include "reference/metrics.hpp"
-#include "reference/tolerance.hpp"
+#include "core/tolerance.hpp"
 
 #if KVERIFY_HAVE_CUDA
 #include "runtime/cuda/device.hpp"
@@ -68,16 +68,18 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
   const auto rows = sampled_rows(c, SampleOptions{0, 10, c.seed + 17});
   const MemoryNeed need = huge_memory_need(c, static_cast<std::int64_t>(rows.size()));
   std::int64_t elements = 0, footprint = 0;  // of the largest tensor
-  for (int t = 0; t < c.op->tensor_count; ++t) {
+  std::uint64_t last_byte = 0;
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
     elements = std::max(elements, c.layout(t).elements());
     footprint = std::max(footprint, c.layout(t).footprint());
+    last_byte = std::max(last_byte, static_cast<std::uint64_t>(c.layout(t).footprint()) * size_of(tensor_dtype(c, t)));
   }
   std::string row_list;
   for (auto r : rows) row_list += (row_list.empty() ? "" : ",") + std::to_string(r);
   std::printf(
       "%s\n  largest tensor: %lld elements (2^31 %+lld), last byte offset %s; needs %s host, %s device; variants:",
       c.to_text().c_str(), static_cast<long long>(elements), static_cast<long long>(elements - (std::int64_t{1} << 31)),
-      gib(static_cast<std::uint64_t>(footprint) * size_of(c.dtype)).c_str(), gib(need.host).c_str(),
+      gib(last_byte).c_str(), gib(need.host).c_str(),
       gib(need.device).c_str());
   for (auto* v : variants) std::printf(" %s", std::string(v->name).c_str());
   std::printf("\n  reference on %zu sampled rows: %s\n", rows.size(), row_list.c_str());
@@ -99,22 +101,25 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
   const ProgressWatch progress("kverify huge", &case_progress);  // a huge Case's steps take minutes
   begin_step("making the inputs");
   std::vector<GuardedImage> images = materialize(c, hardware_threads());
-  std::vector<std::uint64_t> input_hash(static_cast<std::size_t>(c.op->tensor_count), 0);
-  for (int t = 0; t < c.op->tensor_count; ++t)
-    if (!c.op->tensors()[t].output) input_hash[t] = images[t].hash();
+  std::vector<std::uint64_t> input_hash(static_cast<std::size_t>(c.op->tensor_count()), 0);
+  for (int t = 0; t < c.op->tensor_count(); ++t)
+    if (!c.op->tensors[static_cast<std::size_t>(t)].output) input_hash[t] = images[t].hash();
+  const std::vector<int> outputs = c.op->outputs();
   std::fprintf(stderr, "  inputs materialised in %.1f s\n", seconds_since(t0));
   int worst = kPass;
   for (const Variant* v : variants) {
     const auto t1 = std::chrono::steady_clock::now();
     c.variant = std::string(v->name);
-    GuardedImage& y = images.back();
-    const std::uint64_t poison = y.poison_bits(Poison::nan, 0, 0, 0);
-    const std::int64_t cols = y.layout().cols;
-    const std::size_t esize = size_of(c.dtype);
-    parallel_rows(y.layout().rows, [&](std::int64_t r0, std::int64_t r1) {
-      for (std::int64_t r = r0; r < r1; ++r)
-        for (std::int64_t col = 0; col < cols; ++col) std::memcpy(y.element(r, col), &poison, esize);
-    });
+    for (const int t : outputs) {
+      GuardedImage& y = images[static_cast<std::size_t>(t)];
+      const std::uint64_t poison = y.poison_bits(Poison::nan, 0, 0, 0);
+      const std::int64_t cols = y.layout().cols();
+      const std::size_t esize = size_of(y.dtype());
+      parallel_rows(y.layout().rows(), [&](std::int64_t r0, std::int64_t r1) {
+        for (std::int64_t r = r0; r < r1; ++r)
+          for (std::int64_t col = 0; col < cols; ++col) std::memcpy(y.element(r, col), &poison, esize);
+      });
+    }
     std::vector<std::string> problems;
     bool launched = true;
     try {
@@ -130,33 +135,44 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
     Verdict sampled;
     if (launched) {
       begin_step("the guards and the reference on sampled rows");
-      for (int t = 0; t < c.op->tensor_count; ++t) {
+      for (int t = 0; t < c.op->tensor_count(); ++t) {
         std::size_t total = 0;
         const auto damaged = images[t].damaged_canaries(4, &total);
         for (const auto& d : damaged) problems.push_back("[canary] " + images[t].name() + ": " + d);
         if (total > damaged.size())
           problems.push_back("[canary] " + images[t].name() + ": " + std::to_string(total) + " bytes in all");
-        if (!c.op->tensors()[t].output && images[t].hash() != input_hash[t])
+        if (!c.op->tensors[static_cast<std::size_t>(t)].output && images[t].hash() != input_hash[t])
           problems.push_back("[input-modified] " + images[t].name() + ": the kernel wrote into its input");
       }
-      std::atomic<std::int64_t> unwritten{0}, first_unwritten{-1};
-      parallel_rows(y.layout().rows, [&](std::int64_t r0, std::int64_t r1) {
-        std::int64_t count = 0;
-        for (std::int64_t r = r0; r < r1; ++r)
-          for (std::int64_t col = 0; col < cols; ++col)
-            if (y.element_bits(r, col) == poison) {
-              if (count++ == 0) {
-                std::int64_t expected = -1;
-                first_unwritten.compare_exchange_strong(expected, r);
+      for (const int t : outputs) {
+        const GuardedImage& y = images[static_cast<std::size_t>(t)];
+        const std::uint64_t poison = y.poison_bits(Poison::nan, 0, 0, 0);
+        const std::int64_t cols = y.layout().cols();
+        std::atomic<std::int64_t> unwritten{0}, first_unwritten{-1};
+        parallel_rows(y.layout().rows(), [&](std::int64_t r0, std::int64_t r1) {
+          std::int64_t count = 0;
+          for (std::int64_t r = r0; r < r1; ++r)
+            for (std::int64_t col = 0; col < cols; ++col)
+              if (y.element_bits(r, col) == poison) {
+                if (count++ == 0) {
+                  std::int64_t expected = -1;
+                  first_unwritten.compare_exchange_strong(expected, r);
+                }
               }
-            }
-        unwritten += count;
-      });
-      if (unwritten > 0)
-        problems.push_back("[unwritten] " + y.name() + ": " + std::to_string(unwritten.load()) +
-                           " elements kept the NaN poison (first in row " + std::to_string(first_unwritten.load()) +
-                           ")");
-      check_sampled_rows(c, rows, images, y, *tolerance_of(c, *v), hardware_threads(), sampled);
+          unwritten += count;
+        });
+        if (unwritten > 0)
+          problems.push_back("[unwritten] " + y.name() + ": " + std::to_string(unwritten.load()) +
+                             " elements kept the NaN poison (first in row " + std::to_string(first_unwritten.load()) +
+                             ")");
+      }
+      std::vector<std::unique_ptr<Tolerance>> owned;
+      std::vector<const Tolerance*> tolerances;
+      for (std::size_t k = 0; k < outputs.size(); ++k) {
+        owned.push_back(tolerance_of(c, *v, static_cast<int>(k)));
+        tolerances.push_back(owned.back().get());
+      }
+      check_sampled_rows(c, rows, images, images, tolerances, hardware_threads(), sampled);
       for (const auto& g : sampled.guards) problems.push_back("[" + g.guard + "] " + g.tensor + ": " + g.detail);
       if (sampled.stats.failed > 0) {
         problems.push_back("[tolerance] " + std::to_string(sampled.stats.failed) +
@@ -271,17 +287,19 @@ struct AgreeRow {
   std::string case_abs, case_ulp, case_units;
 };
 
+// Every output's elements, in tensor order, each row-major.
 std::vector<double> outputs_on(const Case& c, const Variant& v, Backend backend, std::vector<GuardedImage>& images) {
   images = materialize(c);
-  for (int t = 0; t < c.op->tensor_count; ++t)
-    if (c.op->tensors()[t].output) images[t].poison(Poison::nan, 1);
+  for (const int t : c.op->outputs()) images[t].poison(Poison::nan, 1);
   Case on = c;
   on.backend = backend;
   execute(backend, v, on, images);
   std::vector<double> out;
-  const GuardedImage& y = images.back();
-  for (std::int64_t r = 0; r < y.layout().rows; ++r)
-    for (std::int64_t col = 0; col < y.layout().cols; ++col) out.push_back(y.view().at(r, col));
+  for (const int t : c.op->outputs()) {
+    const GuardedImage& y = images[static_cast<std::size_t>(t)];
+    for (std::int64_t r = 0; r < y.layout().rows(); ++r)
+      for (std::int64_t col = 0; col < y.layout().cols(); ++col) out.push_back(y.view().at(r, col));
+  }
   return out;
 }
 
@@ -292,12 +310,20 @@ std::vector<std::string> random_lines(const OpSpec& op, const std::string& dtype
   const std::vector<int> dims = {1, 3, 16, 17, 31, 64, 65, 100};
   const std::vector<std::string> recipes = {"normal", "normal:1e3", "uniform:30", "int:3", "negative:30", "uniform:1"};
   std::vector<std::string> lines;
+  // A count dimension takes 1..12; a lone tail dimension the widths above; several tail dimensions
+  // (a matmul's) the small sizes, their product being the work.
+  int tails = 0;
+  for (const auto& d : op.dims) tails += d.draw == DimDraw::tail;
   for (int i = 0; i < n; ++i) {
-    std::string shape = op.shape_rank == 3 ? std::to_string(pick(dims)) + "x" + std::to_string(pick(dims)) + "x" +
-                                                 std::to_string(pick(dims))
-                                           : std::to_string(1 + rng() % 12) + "x" + std::to_string(pick(cols));
-    lines.push_back("op=" + std::string(op.name) + " dtype=" + dtype + " shape=" + shape + " values=" + pick(recipes) +
-                    " seed=" + std::to_string(rng() % 100000));
+    std::vector<std::int64_t> sizes;
+    for (const auto& d : op.dims) {
+      std::int64_t v = d.draw == DimDraw::count ? 1 + static_cast<std::int64_t>(rng() % 12) : tails > 1 ? pick(dims) : pick(cols);
+      v = std::clamp(v, d.min, d.max);
+      v = std::min(d.max / d.multiple * d.multiple, (v + d.multiple - 1) / d.multiple * d.multiple);
+      sizes.push_back(v);
+    }
+    lines.push_back("op=" + std::string(op.name) + " dtype=" + dtype + " " + op.sizes_token(sizes) +
+                    " values=" + pick(recipes) + " seed=" + std::to_string(rng() % 100000));
   }
   return lines;
 }
@@ -365,10 +391,22 @@ int run_agree(const AgreeOptions& o) {
           const auto e = outputs_on(c, v, Backend::emu, emu_images);
           const auto g = outputs_on(c, v, Backend::cuda, cuda_images);
           std::vector<TensorView> inputs;
-          for (int t = 0; t < c.op->tensor_count; ++t)
-            if (!c.op->tensors()[t].output) inputs.push_back(emu_images[t].view());
-          const Expectations want = c.op->reference(c, inputs);
-          const auto tol = tolerance_of(c, v);
+          for (int t = 0; t < c.op->tensor_count(); ++t)
+            if (!c.op->tensors[static_cast<std::size_t>(t)].output) inputs.push_back(emu_images[t].view());
+          const OutputExpectations per_output = c.op->reference(c, inputs);
+          // Every output's expectations, bounds and dtypes, in the order outputs_on lists the elements.
+          std::vector<Expected> want_all;
+          std::vector<double> bounds;
+          std::vector<DType> dtypes;
+          for (std::size_t o = 0; o < per_output.size(); ++o) {
+            const auto tol = tolerance_of(c, v, static_cast<int>(o));
+            const DType out_dtype = tensor_dtype(c, c.op->outputs()[o]);
+            for (const Expected& x : per_output[o].values) {
+              want_all.push_back(x);
+              bounds.push_back(x.kind == Expected::Kind::approx ? tol->bound(x) : 0.0);
+              dtypes.push_back(out_dtype);
+            }
+          }
           const std::string pinned = c.to_text();
           for (std::size_t k = 0; k < e.size(); ++k) {
             ++row.elements;
@@ -377,9 +415,8 @@ int run_agree(const AgreeOptions& o) {
               continue;
             }
             const double abs = std::fabs(e[k] - g[k]);
-            const double ulps = ulp_distance(c.dtype, e[k], g[k]);
-            const Expected& x = want.values[k];
-            const double bound = x.kind == Expected::Kind::approx ? tol->bound(x) : 0.0;
+            const double ulps = ulp_distance(dtypes[k], e[k], g[k]);
+            const double bound = bounds[k];
             const double units = bound > 0 ? abs / bound : INFINITY;
             if (abs > row.max_abs) row.max_abs = abs, row.case_abs = pinned;
             if (ulps > row.max_ulp) row.max_ulp = ulps, row.case_ulp = pinned;

@@ -23,20 +23,23 @@ constexpr Precondition kPreconditions[] = {
 #undef KVERIFY_PRECONDITION
 };
 
-constexpr std::string_view kRank2Dims[] = {"rows", "cols"};
-constexpr std::string_view kRank3Dims[] = {"m", "n", "k"};
-
 std::string with_dim(std::string_view pattern, std::string_view dim) {
   std::string out(pattern);
   if (const auto at = out.find("<dim>"); at != std::string::npos) out.replace(at, 5, dim);
   return out;
 }
 
-std::string accepted_names(int rank) {
+std::vector<std::string_view> dimension_names(const OpSpec& op) {
+  std::vector<std::string_view> names;
+  for (const auto& d : op.dims) names.push_back(d.name);
+  return names;
+}
+
+std::string accepted_names(const OpSpec& op) {
   std::string out;
   for (const auto& p : kPreconditions) {
     const bool per_dim = p.name.find("<dim>") != std::string_view::npos;
-    for (std::string_view dim : dimension_names(rank)) {
+    for (std::string_view dim : dimension_names(op)) {
       out +=
           (out.empty() ? "" : ", ") + with_dim(p.name, dim) + (p.argument.empty() ? "" : "=" + std::string(p.argument));
       if (!per_dim) break;
@@ -48,21 +51,36 @@ std::string accepted_names(int rank) {
 std::int64_t round_up(std::int64_t v, std::int64_t m) { return (v + m - 1) / m * m; }
 
 std::string strides_text(const Case& c, int t) {
-  const Layout2D l = c.layout(t);
-  return std::string(c.op->tensors()[t].name) + ".strides=" + std::to_string(l.row_stride) + "," +
-         std::to_string(l.col_stride);
+  const Layout l = c.layout(t);
+  std::string s = std::string(c.op->tensors[static_cast<std::size_t>(t)].name) + ".strides=";
+  for (int d = 0; d < l.rank; ++d) s += (d ? "," : "") + std::to_string(l.strides[static_cast<std::size_t>(d)]);
+  return s;
+}
+
+// Whether every stride but the innermost is 1 (column-major, read as rows x cols).
+bool rows_adjacent(const Layout& l) {
+  for (int d = 0; d + 1 < l.rank; ++d)
+    if (l.sizes[static_cast<std::size_t>(d)] > 1 && l.strides[static_cast<std::size_t>(d)] != 1) return false;
+  return true;
+}
+
+// The first stride but the innermost that is not a multiple of m, or -1.
+std::int64_t row_stride_off_multiple(const Layout& l, std::int64_t m) {
+  for (int d = 0; d + 1 < l.rank; ++d)
+    if (l.sizes[static_cast<std::size_t>(d)] > 1 && l.strides[static_cast<std::size_t>(d)] % m != 0)
+      return l.strides[static_cast<std::size_t>(d)];
+  if (l.rank == 1 && l.sizes[0] > 1 && l.strides[0] % m != 0) return l.strides[0];
+  return -1;
 }
 
 }  // namespace
 
-std::span<const std::string_view> dimension_names(int shape_rank) {
-  if (shape_rank == 3) return kRank3Dims;
-  return kRank2Dims;
-}
-
-Domain parse_domain(std::string_view tokens, int shape_rank) {
+Domain parse_domain(std::string_view tokens, const OpSpec& op) {
   Domain d;
-  const auto dims = dimension_names(shape_rank);
+  const auto dims = dimension_names(op);
+  d.multiple.assign(dims.size(), 1);
+  d.min.assign(dims.size(), 1);
+  d.max.assign(dims.size(), INT64_MAX);
   std::istringstream in{std::string(tokens)};
   std::vector<std::string> seen;
   std::vector<std::pair<std::size_t, std::string>> ordered;  // (table position, token)
@@ -76,11 +94,11 @@ Domain parse_domain(std::string_view tokens, int shape_rank) {
       for (std::size_t i = 0; i < dims.size(); ++i) {
         if (key != with_dim(p.name, dims[i])) continue;
         known = true;
-        ordered.emplace_back(row * 3 + i, token);
+        ordered.emplace_back(row * dims.size() + i, token);
         if (p.argument.empty() != arg.empty())
           throw InputError("bad ACCEPTS token '" + token + "': " + key +
                            (p.argument.empty() ? " takes no value" : " needs =" + std::string(p.argument)) +
-                           " (accepted: " + accepted_names(shape_rank) + ")");
+                           " (accepted: " + accepted_names(op) + ")");
         std::int64_t n = 0;
         if (!arg.empty()) {
           std::size_t used = 0;
@@ -112,7 +130,7 @@ Domain parse_domain(std::string_view tokens, int shape_rank) {
       }
     }
     if (!known)
-      throw InputError("unknown ACCEPTS token '" + token + "' (accepted: " + accepted_names(shape_rank) +
+      throw InputError("unknown ACCEPTS token '" + token + "' (accepted: " + accepted_names(op) +
                        "; `kverify help accepts` says what each means)");
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) throw InputError("ACCEPTS names '" + key + "' twice");
     seen.push_back(key);
@@ -128,9 +146,8 @@ Domain parse_domain(std::string_view tokens, int shape_rank) {
 
 std::optional<std::string> outside_domain(const Domain& d, const Case& c) {
   if (!d.declared()) return std::nullopt;
-  const int rank = c.op->shape_rank;
-  const auto dims = dimension_names(rank);
-  for (int i = 0; i < rank; ++i) {
+  const auto dims = dimension_names(*c.op);
+  for (std::size_t i = 0; i < d.multiple.size() && i < c.shape.size(); ++i) {
     const std::int64_t v = c.shape[static_cast<std::size_t>(i)];
     const std::string is = std::string(dims[static_cast<std::size_t>(i)]) + "=" + std::to_string(v);
     if (v % d.multiple[i] != 0)
@@ -143,24 +160,25 @@ std::optional<std::string> outside_domain(const Domain& d, const Case& c) {
       return is + " is above " + std::to_string(d.max[i]) + " (ACCEPTS max_" + std::string(dims[i]) + "=" +
              std::to_string(d.max[i]) + ")";
   }
-  const std::int64_t element_bytes = static_cast<std::int64_t>(size_of(c.dtype));
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    const Layout2D l = c.layout(t);
-    const std::string tensor(c.op->tensors()[t].name);
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
+    const Layout l = c.layout(t);
+    const TensorSpec& spec = c.op->tensors[static_cast<std::size_t>(t)];
+    const std::int64_t element_bytes = static_cast<std::int64_t>(size_of(element_dtype(spec.element, c.dtype)));
+    const std::string tensor(spec.name);
     if (d.contiguous && !l.contiguous_row_major())
       return strides_text(c, t) + " is not contiguous row-major (ACCEPTS contiguous)";
-    if (d.unit_col_stride && l.cols > 1 && l.col_stride != 1)
+    if (d.unit_col_stride && l.rank >= 2 && l.cols() > 1 && l.col_stride() != 1)
       return strides_text(c, t) + " has a column stride other than 1 (ACCEPTS unit_col_stride)";
-    if (d.column_major && l.rows > 1 && l.row_stride != 1)
+    if (d.column_major && l.rank >= 2 && l.rows() > 1 && !rows_adjacent(l))
       return strides_text(c, t) + " has a row stride other than 1 (ACCEPTS column_major)";
-    if (l.rows > 1 && l.row_stride % d.row_stride_multiple != 0)
+    if (row_stride_off_multiple(l, d.row_stride_multiple) >= 0)
       return strides_text(c, t) + ": the row stride is not a multiple of " + std::to_string(d.row_stride_multiple) +
              " elements (ACCEPTS row_stride_multiple=" + std::to_string(d.row_stride_multiple) + ")";
     if ((l.offset * element_bytes) % d.aligned != 0)
       return tensor + ".offset=" + std::to_string(l.offset) + " puts its first element " +
              std::to_string(l.offset * element_bytes % 256) +
              " bytes past a 256-byte boundary (ACCEPTS aligned=" + std::to_string(d.aligned) + ")";
-    if (d.int32_indexing && (l.footprint() > kInt32Max || l.rows > kInt32Max || l.cols > kInt32Max))
+    if (d.int32_indexing && (l.footprint() > kInt32Max || l.rows() > kInt32Max || l.cols() > kInt32Max))
       return tensor + " reaches element " + std::to_string(l.footprint() - 1) +
              ", past 2^31 - 1 (ACCEPTS int32_indexing: the launcher takes int sizes)";
   }
@@ -170,21 +188,25 @@ std::optional<std::string> outside_domain(const Domain& d, const Case& c) {
 bool fit_into(const Domain& d, Case& c) {
   if (!d.declared()) return true;
   Case f = c;
-  for (int i = 0; i < f.op->shape_rank; ++i) {
-    std::int64_t& v = f.shape[static_cast<std::size_t>(i)];
+  for (std::size_t i = 0; i < d.multiple.size() && i < f.shape.size(); ++i) {
+    std::int64_t& v = f.shape[i];
     const std::int64_t m = d.multiple[i];
     const std::int64_t lo = round_up(d.min[i], m), hi = d.max[i] / m * m;
     v = std::clamp(round_up(v, m), lo, hi);
   }
-  const std::int64_t element_bytes = static_cast<std::int64_t>(size_of(f.dtype));
-  for (int t = 0; t < f.op->tensor_count; ++t) {
+  for (int t = 0; t < f.op->tensor_count(); ++t) {
     Placement& p = f.placement[static_cast<std::size_t>(t)];
-    const Layout2D shape = f.layout(t);  // the new shape with the drawn strides
-    const std::int64_t rows = shape.rows, cols = shape.cols;
-    if (d.contiguous) {
-      p.strides.reset();
+    const TensorSpec& spec = f.op->tensors[static_cast<std::size_t>(t)];
+    const std::int64_t element_bytes = static_cast<std::int64_t>(size_of(element_dtype(spec.element, f.dtype)));
+    const Layout shape = f.layout(t);  // the new shape with the drawn strides
+    const std::int64_t rows = shape.rows(), cols = shape.cols();
+    if (d.contiguous || (p.strides && spec.rank != 2)) {
+      // Beyond rank 2 a drawn layout is not bent into the tokens: the tensor goes contiguous.
+      if (d.contiguous || d.column_major || d.unit_col_stride || d.row_stride_multiple > 1 ||
+          layout_problem(shape, static_cast<std::size_t>(element_bytes), spec.output))
+        p.strides.reset();
     } else if (p.strides || d.row_stride_multiple > 1 || d.column_major) {
-      auto [rs, cs] = p.strides.value_or(std::pair{cols, std::int64_t{1}});
+      std::int64_t rs = p.strides ? (*p.strides)[0] : cols, cs = p.strides ? (*p.strides)[1] : 1;
       // The drawn kind of layout, made valid again for the new shape: rows apart, or columns apart.
       if (cs <= rs)
         rs = std::max(rs, (cols - 1) * cs + 1);
@@ -202,21 +224,28 @@ bool fit_into(const Domain& d, Case& c) {
         rs = round_up(rs, d.row_stride_multiple);
         if (cs > rs) cs = std::max(cs, (rows - 1) * rs + 1);
       }
-      p.strides = std::pair{rs, cs};
-      if (*p.strides == std::pair{cols, std::int64_t{1}}) p.strides.reset();  // the canonical form
+      p.strides = Strides{rs, cs};
+      if (rs == cols && cs == 1) p.strides.reset();  // the canonical form
     }
     if (d.aligned > element_bytes) p.offset = round_up(p.offset, d.aligned / element_bytes);
     // A far layout for a kernel that indexes in 32 bits: the same kind of layout, near.
     if (d.int32_indexing && p.strides && f.layout(t).footprint() > kInt32Max) {
-      auto& [rs, cs] = *p.strides;
-      if (rs > kInt32Max) rs = cs <= 1 ? cols + 1 : cols * cs + 1;
-      if (cs > kInt32Max) cs = rows + 1;
-      if (*p.strides == std::pair{cols, std::int64_t{1}}) p.strides.reset();
+      if (spec.rank != 2) {
+        p.strides.reset();
+      } else {
+        std::int64_t& rs = (*p.strides)[0];
+        std::int64_t& cs = (*p.strides)[1];
+        if (rs > kInt32Max) rs = cs <= 1 ? cols + 1 : cols * cs + 1;
+        if (cs > kInt32Max) cs = rows + 1;
+        if (rs == cols && cs == 1) p.strides.reset();
+      }
     }
   }
   if (outside_domain(d, f)) return false;
-  for (int t = 0; t < f.op->tensor_count; ++t)  // the Case parser's own layout rules
-    if (layout_problem(f.layout(t), size_of(f.dtype), f.op->tensors()[t].output)) return false;
+  for (int t = 0; t < f.op->tensor_count(); ++t) {  // the Case parser's own layout rules
+    const TensorSpec& spec = f.op->tensors[static_cast<std::size_t>(t)];
+    if (layout_problem(f.layout(t), size_of(element_dtype(spec.element, f.dtype)), spec.output)) return false;
+  }
   c = f;
   return true;
 }
@@ -231,7 +260,13 @@ std::string preconditions_help(bool markdown) {
     else
       out << "  " << token << std::string(token.size() < 24 ? 24 - token.size() : 1, ' ') << p.meaning << "\n";
   }
-  out << (markdown ? "\n" : "") << "<dim> is rows or cols (softmax, gelu_tanh, row_sum), m, n or k (matmul_relu).\n";
+  std::string dims;
+  for (const OpSpec* op : all_ops()) {
+    std::string names;
+    for (const auto& dim : op->dims) names += (names.empty() ? "" : ", ") + std::string(dim.name);
+    dims += (dims.empty() ? "" : "; ") + std::string(op->name) + ": " + names;
+  }
+  out << (markdown ? "\n" : "") << "<dim> is a dimension of the op (" << dims << ").\n";
   return out.str();
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/case.hpp"
 
@@ -21,21 +22,17 @@ struct Domain {
   std::int64_t row_stride_multiple = 1;
   std::int64_t aligned = 1;  // bytes
   bool int32_indexing = false;
-  // Per shape dimension of the Case (rows, cols; or m, n, k).
-  std::array<std::int64_t, 3> multiple{1, 1, 1};
-  std::array<std::int64_t, 3> min{1, 1, 1};
-  std::array<std::int64_t, 3> max{INT64_MAX, INT64_MAX, INT64_MAX};
+  // Per dimension of the op (OpSpec::dims order); empty when the declaration names none.
+  std::vector<std::int64_t> multiple, min, max;
   std::string text;  // the declaration, canonical (tokens in table order); empty: every Case
 
   bool declared() const { return !text.empty(); }
 };
 
-// Parses an ACCEPTS list (space-separated tokens) for an op of shape rank 2 or 3; throws
-// InputError naming the bad token and what is accepted.
-Domain parse_domain(std::string_view tokens, int shape_rank);
-
-// The shape dimensions' names for an op of this rank: rows, cols / m, n, k.
-std::span<const std::string_view> dimension_names(int shape_rank);
+// Parses an ACCEPTS list (space-separated tokens) for the op: its <dim> tokens name the op's
+// dimensions (rows, cols; m, n, k; N, C, ...); throws InputError naming the bad token and what is
+// accepted.
+Domain parse_domain(std::string_view tokens, const OpSpec& op);
 
 // Why the Case is outside the domain (the token it breaks and the Case's value), or nullopt.
 std::optional<std::string> outside_domain(const Domain& d, const Case& c);
@@ -46,7 +43,9 @@ std::optional<std::string> outside_domain(const Domain& d, const Case& c);
 // dimension's min above its max); the Case is then unchanged.
 bool fit_into(const Domain& d, Case& c);
 
-// `kverify help accepts`: the token table, as text or Markdown.
+// `kverify help accepts`: the token table, as text or Markdown. The layout tokens read each tensor
+// as its logical rows x cols (core/layout.hpp): the row stride of a tensor of rank 3 and more is
+// each stride but the last.
 std::string preconditions_help(bool markdown);
 // `kverify help signatures`: the launcher signatures kverify_add_kernel adapts to (kernels/signatures.def).
 std::string signatures_help(bool markdown);

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "ops/op_spec.hpp"
+#include "core/op_spec.hpp"
 
 namespace kverify {
 
@@ -13,9 +13,9 @@ std::span<const Variant> all_variants() {
   static const std::vector<Variant> all = [] {
     std::vector<Variant> v;
     const auto add = [&](std::span<const Variant> list) { v.insert(v.end(), list.begin(), list.end()); };
-#define KVERIFY_OP(op) add(kernels::op::variants());
-#include "ops/ops.def"
-#undef KVERIFY_OP
+#define KVERIFY_KERNEL_FOLDER(op) add(kernels::op::variants());
+#include "kernels/folders.def"
+#undef KVERIFY_KERNEL_FOLDER
     add(added_variants());
     return v;
   }();
@@ -38,7 +38,7 @@ const Variant* find_variant(std::string_view op, std::string_view name) {
   return nullptr;
 }
 
-std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v) {
+std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v, int output) {
   if (v.custom_tolerance) return v.custom_tolerance(c);
   if (v.policy == "fast_math") {
     if (!c.op->fast_math_tolerance)
@@ -46,9 +46,9 @@ std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v) {
                        std::string(c.op->name) +
                        " has no fast-math policy derived yet (accepted: POLICY default, custom=<fn>; fast_math for "
                        "the ops whose spec sets fast_math_tolerance)");
-    return c.op->fast_math_tolerance(c);
+    return c.op->fast_math_tolerance(c, output);
   }
-  return c.op->tolerance(c);
+  return c.op->tolerance(c, output);
 }
 
 const Domain& domain_of(const Variant& v) {
@@ -57,7 +57,8 @@ const Domain& domain_of(const Variant& v) {
     for (const auto& variant : all_variants()) {
       const OpSpec* op = find_op(variant.op);
       try {
-        out[{variant.op, variant.name}] = parse_domain(variant.accepts, op ? op->shape_rank : 2);
+        if (!op) throw InputError("op " + std::string(variant.op) + " is not declared in this build");
+        out[{variant.op, variant.name}] = parse_domain(variant.accepts, *op);
       } catch (const InputError& e) {  // kverify_add_variant checks the tokens: this is a registry bug
         throw std::logic_error(std::string(variant.op) + "/" + std::string(variant.name) + ": " + e.what());
       }
@@ -82,9 +83,9 @@ std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend 
   const std::string who = std::string(v.op) + "/" + std::string(v.name);
   if (!v.supports(c.dtype)) return who + " does not support dtype " + std::string(name(c.dtype));
   if (auto why = not_on_backend(v, backend)) return why;
-  const Layout2D x = c.layout(0);
-  if (x.rows > v.max_rows) return who + " takes at most " + std::to_string(v.max_rows) + " rows";
-  if (x.cols > v.max_cols) return who + " takes at most " + std::to_string(v.max_cols) + " columns";
+  const Layout x = c.layout(0);
+  if (x.rows() > v.max_rows) return who + " takes at most " + std::to_string(v.max_rows) + " rows";
+  if (x.cols() > v.max_cols) return who + " takes at most " + std::to_string(v.max_cols) + " columns";
   if (v.not_applicable)
     if (std::string why = v.not_applicable(c); !why.empty()) return who + " " + why;
   if (auto why = outside_domain(domain_of(v), c)) return who + " does not take this Case: " + *why;

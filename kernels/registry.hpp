@@ -23,7 +23,7 @@ struct Variant {
   bool on_emu = true;
   bool on_cuda = true;
   std::string_view emu_unsupported_reason;  // set when on_emu is false (e.g. tensor-core PTX)
-  std::int64_t max_rows = INT64_MAX;
+  std::int64_t max_rows = INT64_MAX;  // of the first tensor's logical rows and columns
   std::int64_t max_cols = INT64_MAX;
   bool mutant = false;  // deliberately wrong; never chosen by auto
   // The dispatcher (variant=auto) takes the first variant of the op, in registry order, that
@@ -56,14 +56,14 @@ struct Variant {
 
 std::span<const Variant> all_variants();
 
-// Each op's variants, in dispatch order: kernels::<op>::variants() in kernels/<op>/variants.cpp,
-// for every op of ops/ops.def.
-#define KVERIFY_OP(op)                 \
+// Each kernel folder's production variants, in dispatch order: kernels::<op>::variants() in
+// kernels/<op>/variants.cpp, for every folder of kernels/folders.def.
+#define KVERIFY_KERNEL_FOLDER(op)      \
   namespace kernels::op {              \
   std::span<const Variant> variants(); \
   }
-#include "ops/ops.def"
-#undef KVERIFY_OP
+#include "kernels/folders.def"
+#undef KVERIFY_KERNEL_FOLDER
 // Variants registered through the CMake function kverify_add_variant (cmake/KverifyVariants.cmake):
 // each op's mutants (kernels/<op>/mutants/) and users' own, in call order; the table is generated at configure time.
 std::span<const Variant> added_variants();
@@ -74,9 +74,10 @@ std::span<const Variant> mutant_variants();  // the added variants marked mutant
 inline bool killed_by_gpu_tools(const Variant& v) { return v.name.starts_with("mutant_gpuv_"); }
 const Variant* find_variant(std::string_view op, std::string_view name);
 
-// The tolerance a Case of this variant is judged by: its policy (the op's, the op's fast-math
-// one, or the registration's own); throws InputError when the op has no such policy.
-std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v);
+// The tolerance output `output` (an index into OpSpec::outputs()) of a Case of this variant is
+// judged by: its policy (the op's, the op's fast-math one, or the registration's own, which holds
+// for every output); throws InputError when the op has no such policy.
+std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v, int output = 0);
 
 // The variant's declared domain, parsed from `accepts` (an empty Domain when it declares none).
 const Domain& domain_of(const Variant& v);

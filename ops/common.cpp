@@ -1,5 +1,7 @@
 #include "ops/common.hpp"
 
+#include <algorithm>
+
 namespace kverify::ops {
 
 std::vector<std::string> rowwise_boundary_cases() {
@@ -41,6 +43,22 @@ void add_rowwise_in_domain_values(DType dtype, std::vector<ValueRecipe>& into) {
   if (dtype != DType::f16)  // f16 stops at 65504
     for (const ValueRecipe& r : {recipe("extreme", 1), recipe("const", 1e30), recipe("const", -1e30)})
       into.push_back(r);
+}
+
+void rowwise_fuzz_sizes(FuzzSizes& choose, std::span<std::int64_t> sizes) {
+  constexpr std::int64_t kMaxElements = 64 * 1024;  // Cases up to 64 x 1024, or 1 x 65536
+  constexpr std::int64_t kMaxRows = 64;
+  constexpr std::int64_t kMaxThreads = 32 * 1024;  // rows x min(1024, cols rounded up to 32)
+  constexpr std::int64_t kSoftCols = 4096, kSoftThreads = 512;
+  constexpr std::int64_t kTallRows = 65537, kTallMaxCols = 2;
+  const std::int64_t cols = choose.extent(std::min(kMaxElements, choose.max_cols), kSoftCols, 1);
+  const std::int64_t threads_per_row = std::min<std::int64_t>(1024, (cols + 31) / 32 * 32);
+  const std::int64_t max_rows =
+      std::min({kMaxRows, kMaxElements / cols, kMaxThreads / threads_per_row, choose.max_rows});
+  // About once in 10^4 Cases: such a Case costs seconds on emu.
+  const std::int64_t tall = cols <= kTallMaxCols && choose.max_rows >= kTallRows ? kTallRows : 0;
+  sizes[0] = choose.count(max_rows, kSoftThreads / threads_per_row, tall, 0);
+  sizes[1] = cols;
 }
 
 std::string rowwise_report_shape(std::int64_t width, bool quick) {

@@ -7,9 +7,27 @@
 #include <vector>
 
 #include "core/dtype.hpp"
+#include "core/op_spec.hpp"
 #include "core/values.hpp"
 
 namespace kverify::ops {
+
+// The dimensions of a rank-2 op over rows x cols: the rows are independent (drawn as a count), the
+// columns are the row length kernels tile and reduce over (drawn at the tail widths).
+inline constexpr DimSpec kRowwiseDims[] = {
+    {.name = "rows", .meaning = "rows (independent)", .draw = DimDraw::count},
+    {.name = "cols", .meaning = "columns: the row length", .draw = DimDraw::tail},
+};
+// x[rows, cols] -> y[rows, cols].
+inline constexpr TensorSpec kRowwiseTensors[] = {
+    {.name = "x", .dims = {0, 1}, .rank = 2, .meaning = "the input"},
+    {.name = "y", .output = true, .dims = {0, 1}, .rank = 2, .meaning = "the output"},
+};
+
+// The fuzz decoder's sizes of a rank-2 row op: columns first, then rows within an element budget
+// and a budget of emulated threads (a block-per-row variant runs up to 1024 threads per row);
+// one or two columns may reach 65537 rows, past grid.y's 65535.
+void rowwise_fuzz_sizes(FuzzSizes& choose, std::span<std::int64_t> sizes);
 
 // Tail widths around warp and block sizes, primes and wide rows (fewer rows when wide), each plain
 // and with negative values on another thread order; then padded, offset, column-major and strided

@@ -61,6 +61,7 @@ LaunchRequest request_for(const Case& c, Backend backend) {
   LaunchRequest r;
   r.dtype = c.dtype;
   r.shape = c.shape;
+  for (std::size_t p = 0; p < c.op->params.size(); ++p) r.params.push_back(c.param(static_cast<int>(p)));
   r.schedule_seed = backend == Backend::emu ? c.schedule : 0;
   return r;
 }
@@ -95,7 +96,7 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     // emu's device memory is the images themselves, watched by the race detector while they are.
     std::vector<std::unique_ptr<emu::race::GlobalRegion>> watched;
     for (auto& image : images) {
-      request.tensors.push_back({image.element(0, 0), image.layout()});
+      request.tensors.push_back(DeviceTensor::of(image.element(0, 0), image.layout(), image.dtype()));
       for (const auto& s : image.segments())  // a far layout's mapped pages, or the whole image
         watched.push_back(std::make_unique<emu::race::GlobalRegion>(image.data() + s.begin, s.end - s.begin,
                                                                     "tensor " + image.name()));
@@ -126,7 +127,7 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
       device = buffers.back()->data();
     }
     const std::size_t first = static_cast<std::size_t>(image.element(0, 0) - image.data());
-    request.tensors.push_back({static_cast<unsigned char*>(device) + first, image.layout()});
+    request.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(device) + first, image.layout(), image.dtype()));
   }
   launch_on_device(variant, request);
   for (std::size_t i = 0; i < images.size(); ++i)

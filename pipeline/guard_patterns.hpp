@@ -35,6 +35,12 @@ KV_HOST_DEVICE std::uint64_t nan_poison_bits(DType dtype) {
       return 0x7fa5u;
     case DType::f64:
       break;
+    case DType::i32:
+      return 0xa5a5a5a5u;  // integers have no NaN: a pattern an index is unlikely to be
+    case DType::i64:
+      return 0xa5a5a5a5a5a5a5a5ull;
+    case DType::u8:
+      return 0xa5u;
   }
   return 0x7ff5a5a5a5a5a5a5ull;
 }

@@ -47,13 +47,13 @@ constexpr std::uint64_t kMaxSparseElements = std::uint64_t{1} << 20;
 constexpr std::uint64_t kSparseAtMost = std::uint64_t{4} << 40;
 constexpr std::size_t kFarGuard = std::size_t{16} << 30;  // unmapped, each side: an int32 element offset's reach
 
-std::size_t image_bytes(const Layout2D& layout, DType dtype) {
+std::size_t image_bytes(const Layout& layout, DType dtype) {
   return 2 * GuardedImage::kCanaryBytes + static_cast<std::size_t>(layout.footprint()) * size_of(dtype);
 }
 
 // The pages a sparse image maps: each element's, widened by kCanaryBytes on either side, merged;
 // nullopt when the image should be dense (small, many elements, or mostly elements).
-std::optional<std::vector<GuardedImage::Segment>> sparse_plan(const Layout2D& layout, DType dtype) {
+std::optional<std::vector<GuardedImage::Segment>> sparse_plan(const Layout& layout, DType dtype) {
   const std::size_t total = image_bytes(layout, dtype);
   if (total < kSparseAbove || total > kSparseAtMost ||
       static_cast<std::uint64_t>(layout.elements()) > kMaxSparseElements)
@@ -61,8 +61,8 @@ std::optional<std::vector<GuardedImage::Segment>> sparse_plan(const Layout2D& la
   const std::size_t esize = size_of(dtype), end = (total + kPage - 1) / kPage * kPage;
   std::vector<GuardedImage::Segment> windows;
   windows.reserve(static_cast<std::size_t>(layout.elements()));
-  for (std::int64_t r = 0; r < layout.rows; ++r)
-    for (std::int64_t c = 0; c < layout.cols; ++c) {
+  for (std::int64_t r = 0; r < layout.rows(); ++r)
+    for (std::int64_t c = 0; c < layout.cols(); ++c) {
       const std::size_t p = GuardedImage::kCanaryBytes + static_cast<std::size_t>(layout.index(r, c)) * esize;
       const std::size_t from = (p - GuardedImage::kCanaryBytes) / kPage * kPage;
       const std::size_t to = std::min(end, (p + esize + GuardedImage::kCanaryBytes + kPage - 1) / kPage * kPage);
@@ -155,7 +155,7 @@ GuardedImage::Reservation::~Reservation() {
 std::uint64_t GuardedImage::Reservation::strays() const { return slot >= 0 ? g_far[slot].strays.load() : 0; }
 std::uintptr_t GuardedImage::Reservation::first_stray() const { return slot >= 0 ? g_far[slot].first_stray.load() : 0; }
 
-std::optional<std::uint64_t> GuardedImage::sparse_bytes(const Layout2D& layout, DType dtype) {
+std::optional<std::uint64_t> GuardedImage::sparse_bytes(const Layout& layout, DType dtype) {
   const auto plan = sparse_plan(layout, dtype);
   if (!plan) return std::nullopt;
   std::uint64_t mapped = 0;
@@ -186,13 +186,13 @@ void GuardedImage::allocate(const std::vector<Segment>* sparse_segments) {
       throw std::runtime_error("cannot map the pages of tensor " + name_ + "'s far layout: " + std::strerror(errno));
 }
 
-GuardedImage::GuardedImage(std::string name, Layout2D layout, DType dtype, std::uint64_t salt)
+GuardedImage::GuardedImage(std::string name, Layout layout, DType dtype, std::uint64_t salt)
     : name_(std::move(name)), layout_(layout), dtype_(dtype), salt_(salt) {
   const auto footprint = static_cast<std::size_t>(layout.footprint());
   if (const auto plan = sparse_plan(layout, dtype)) {
     allocate(&*plan);
-    for (std::int64_t r = 0; r < layout.rows; ++r)
-      for (std::int64_t c = 0; c < layout.cols; ++c)
+    for (std::int64_t r = 0; r < layout.rows(); ++r)
+      for (std::int64_t c = 0; c < layout.cols(); ++c)
         element_slots_.push_back(static_cast<std::uint64_t>(layout.index(r, c)));
     std::sort(element_slots_.begin(), element_slots_.end());
     for (const Segment& seg : segments_)
@@ -203,9 +203,9 @@ GuardedImage::GuardedImage(std::string name, Layout2D layout, DType dtype, std::
   is_element_.assign((footprint + 63) / 64, 0);
   const bool parallel = size_ >= kParallelBytes;
   // Rows in parallel for huge images; rows may share a bitmap word, hence the atomic or there.
-  for_chunks(static_cast<std::size_t>(layout.rows), parallel, 1, [&](std::size_t, std::size_t r0, std::size_t r1) {
+  for_chunks(static_cast<std::size_t>(layout.rows()), parallel, 1, [&](std::size_t, std::size_t r0, std::size_t r1) {
     for (auto r = static_cast<std::int64_t>(r0); r < static_cast<std::int64_t>(r1); ++r)
-      for (std::int64_t c = 0; c < layout.cols; ++c) {
+      for (std::int64_t c = 0; c < layout.cols(); ++c) {
         const auto i = static_cast<std::size_t>(layout.index(r, c));
         if (parallel)
           std::atomic_ref<std::uint64_t>(is_element_[i / 64]).fetch_or(1ull << (i % 64), std::memory_order_relaxed);
@@ -260,9 +260,9 @@ std::uint64_t GuardedImage::poison_bits(Poison kind, std::uint64_t seed, std::in
 }
 
 void GuardedImage::poison(Poison kind, std::uint64_t seed, unsigned threads) {
-  parallel_for(layout_.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
+  parallel_for(layout_.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
     for (std::int64_t r = r0; r < r1; ++r)
-      for (std::int64_t c = 0; c < layout_.cols; ++c) {
+      for (std::int64_t c = 0; c < layout_.cols(); ++c) {
         const std::uint64_t bits = poison_bits(kind, seed, r, c);
         std::memcpy(element(r, c), &bits, size_of(dtype_));
       }
@@ -278,12 +278,14 @@ std::string GuardedImage::describe_position(std::size_t p) const {
   if (s < layout_.offset) return "offset prefix, element slot " + std::to_string(slot);
   // The nearest preceding element in row-major slot order gives a readable location.
   const std::int64_t rel = s - layout_.offset;
-  if (layout_.row_stride >= layout_.col_stride) {
-    const std::int64_t r = rel / layout_.row_stride;
+  const auto m = layout_.as_2d();
+  if (!m || m->row_stride < 1) return "gap between elements (element slot " + std::to_string(slot) + ")";
+  if (m->row_stride >= m->col_stride) {
+    const std::int64_t r = rel / m->row_stride;
     return "gap in row " + std::to_string(r) + " (element slot " + std::to_string(slot) + ", " +
-           std::to_string(rel - r * layout_.row_stride) + " slots after the row's start)";
+           std::to_string(rel - r * m->row_stride) + " slots after the row's start)";
   }
-  const std::int64_t c = rel / layout_.col_stride;
+  const std::int64_t c = rel / m->col_stride;
   return "gap in column " + std::to_string(c) + " (element slot " + std::to_string(slot) + ")";
 }
 

@@ -35,7 +35,7 @@ class GuardedImage {
  public:
   static constexpr std::size_t kCanaryBytes = 1024;  // each side; keeps 256-byte alignment
 
-  GuardedImage(std::string name, Layout2D layout, DType dtype, std::uint64_t salt);
+  GuardedImage(std::string name, Layout layout, DType dtype, std::uint64_t salt);
   GuardedImage(const GuardedImage& other);
   GuardedImage& operator=(const GuardedImage& other);
   GuardedImage(GuardedImage&&) noexcept = default;
@@ -43,7 +43,7 @@ class GuardedImage {
   ~GuardedImage() = default;
 
   const std::string& name() const { return name_; }
-  const Layout2D& layout() const { return layout_; }
+  const Layout& layout() const { return layout_; }
   DType dtype() const { return dtype_; }
   std::size_t bytes() const { return size_; }
   unsigned char* data() { return data_; }
@@ -57,9 +57,9 @@ class GuardedImage {
   bool sparse() const { return reservation_ != nullptr; }
   const std::vector<Segment>& segments() const { return segments_; }
   // The bytes a sparse image of this layout maps, or nullopt when it would be dense.
-  static std::optional<std::uint64_t> sparse_bytes(const Layout2D& layout, DType dtype);
+  static std::optional<std::uint64_t> sparse_bytes(const Layout& layout, DType dtype);
 
-  unsigned char* element(std::int64_t r, std::int64_t c);
+  unsigned char* element(std::int64_t r, std::int64_t c);  // logical (row, col): core/layout.hpp
   TensorView view() const { return {data_ + origin(), layout_, dtype_}; }
 
   void poison(Poison kind, std::uint64_t seed, unsigned threads = 1);  // threads: rows spread over host threads
@@ -78,7 +78,7 @@ class GuardedImage {
   void allocate(const std::vector<Segment>* sparse_segments);
 
   std::string name_;
-  Layout2D layout_;
+  Layout layout_;
   DType dtype_;
   std::uint64_t salt_;
   // 256-byte aligned like cudaMalloc's buffers, so emu sees the alignment a kernel sees on a GPU.

@@ -8,7 +8,7 @@
 #include "core/dtype.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/sampled_check.hpp"  // follows_output_rows
-#include "reference/expectation.hpp"
+#include "core/expectation.hpp"
 
 #if KVERIFY_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -45,14 +45,15 @@ std::optional<std::uint64_t> limit_from_env() {
 
 MemoryNeed memory_need(const Case& c, int image_sets, std::int64_t reference_elements) {
   MemoryNeed need;
-  for (int t = 0; t < c.op->tensor_count; ++t) {
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
     const auto footprint = static_cast<std::uint64_t>(c.layout(t).footprint());
-    if (const auto mapped = GuardedImage::sparse_bytes(c.layout(t), c.dtype)) {  // a far layout: its pages only
+    const DType dtype = tensor_dtype(c, t);
+    if (const auto mapped = GuardedImage::sparse_bytes(c.layout(t), dtype)) {  // a far layout: its pages only
       need.device = add(need.device, *mapped);
       need.host = add(need.host, mul(static_cast<std::uint64_t>(image_sets), *mapped));
       continue;
     }
-    const std::uint64_t bytes = add(mul(footprint, size_of(c.dtype)), 2 * GuardedImage::kCanaryBytes);
+    const std::uint64_t bytes = add(mul(footprint, size_of(dtype)), 2 * GuardedImage::kCanaryBytes);
     need.device = add(need.device, bytes);
     need.host = add(need.host, mul(static_cast<std::uint64_t>(image_sets), add(bytes, footprint / 8)));  // + bitmap
   }
@@ -63,25 +64,30 @@ MemoryNeed memory_need(const Case& c, int image_sets, std::int64_t reference_ele
 
 MemoryNeed device_check_need(const Case& c, std::int64_t reference_elements) {
   MemoryNeed need;
-  const int out = c.op->output_tensor();
-  const auto checked_rows =
-      static_cast<std::uint64_t>(reference_elements / std::max<std::int64_t>(1, c.layout(out).cols));
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    const Layout2D l = c.layout(t);
+  // The op's rows checked: reference elements over the outputs' elements per row of the op.
+  const std::int64_t op_rows = c.op->rows_dim >= 0 ? c.shape[static_cast<std::size_t>(c.op->rows_dim)] : 1;
+  const auto checked_rows = static_cast<std::uint64_t>(
+      reference_elements / std::max<std::int64_t>(1, output_elements(c) / std::max<std::int64_t>(1, op_rows)));
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
+    const Layout l = c.layout(t);
+    const DType dtype = tensor_dtype(c, t);
     const auto footprint = static_cast<std::uint64_t>(l.footprint());
-    std::uint64_t bytes = add(mul(footprint, size_of(c.dtype)), 2 * GuardedImage::kCanaryBytes);
+    std::uint64_t bytes = add(mul(footprint, size_of(dtype)), 2 * GuardedImage::kCanaryBytes);
     if (!l.contiguous_row_major()) bytes = add(bytes, footprint / 8);  // the element map
-    need.device = add(need.device, mul(t == out ? 2 : 1, bytes));      // the output: one image per run
-    // Copied to the host: the checked rows of a tensor whose rows are the output's, any other whole.
-    const std::uint64_t rows = follows_output_rows(c, t) ? checked_rows : static_cast<std::uint64_t>(l.rows);
-    need.host = add(need.host, mul(mul(rows, static_cast<std::uint64_t>(l.cols)), size_of(c.dtype)));
+    const bool output = c.op->tensors[static_cast<std::size_t>(t)].output;
+    need.device = add(need.device, mul(output ? 2 : 1, bytes));  // an output: one image per run
+    // Copied to the host: the checked rows of a tensor cut with the op's rows, any other whole.
+    const auto per_row = static_cast<std::uint64_t>(l.elements() / std::max<std::int64_t>(1, op_rows));
+    const std::uint64_t elements =
+        c.op->follows_rows(t) ? mul(checked_rows, per_row) : static_cast<std::uint64_t>(l.elements());
+    need.host = add(need.host, mul(elements, size_of(dtype)));
   }
   need.host = add(need.host, mul(static_cast<std::uint64_t>(reference_elements), kReferenceBytesPerElement));
   need.device = add(need.device, 64ull << 20);
   return need;
 }
 
-MemoryNeed full_check_need(const Case& c) { return memory_need(c, 2, c.layout(c.op->output_tensor()).elements()); }
+MemoryNeed full_check_need(const Case& c) { return memory_need(c, 2, output_elements(c)); }
 
 std::uint64_t host_available_bytes() {
   std::uint64_t avail = 0;

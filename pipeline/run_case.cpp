@@ -23,11 +23,11 @@
 namespace kverify {
 namespace {
 
-bool is_output(const Case& c, int t) { return c.op->tensors()[t].output; }
+bool is_output(const Case& c, int t) { return c.op->tensors[static_cast<std::size_t>(t)].output; }
 
 std::vector<TensorView> input_views(const Case& c, const std::vector<GuardedImage>& images) {
   std::vector<TensorView> inputs;
-  for (int t = 0; t < c.op->tensor_count; ++t)
+  for (int t = 0; t < c.op->tensor_count(); ++t)
     if (!is_output(c, t)) inputs.push_back(images[t].view());
   return inputs;
 }
@@ -52,8 +52,7 @@ void decide_outcome(Verdict& verdict) {
 }
 
 std::string subject_of(const Case& c) {
-  std::string shape;
-  for (auto n : c.shape) shape += (shape.empty() ? "" : "x") + std::to_string(n);
+  const std::string shape = c.op->sizes_text(c.shape);
   return std::string(c.op->name) + "/" + c.variant + " " + std::string(name(c.dtype)) + " " + shape + " on " +
          std::string(name(c.backend));
 }
@@ -66,18 +65,21 @@ Case second_run_of(const Case& c) {
 
 std::vector<GuardedImage> materialize(const Case& c, unsigned threads) {
   std::vector<GuardedImage> images;
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    const TensorRole& role = c.op->tensors()[t];
-    images.emplace_back(std::string(role.name), c.layout(t), c.dtype, static_cast<std::uint64_t>(t) + 1);
-    if (role.output) continue;
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
+    const TensorSpec& spec = c.op->tensors[static_cast<std::size_t>(t)];
+    const DType dtype = element_dtype(spec.element, c.dtype);
+    images.emplace_back(std::string(spec.name), c.layout(t), dtype, static_cast<std::uint64_t>(t) + 1);
+    if (spec.output) continue;
     GuardedImage& image = images.back();
-    const Layout2D l = image.layout();
-    const recipe_math::Kind kind = recipe_kind(c.values.name);
-    parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
+    const Layout& l = image.layout();
+    const recipe_math::Draw draw = input_draw(c, t);
+    parallel_for(l.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
+      recipe_math::Draw d = draw;
       for (auto r = r0; r < r1; ++r)
-        for (std::int64_t col = 0; col < l.cols; ++col)
-          store_from_f64(c.dtype, recipe_math::value({kind, c.values.param, c.seed, t, r, col, l.cols}),
-                         image.element(r, col));
+        for (std::int64_t col = 0; col < l.cols(); ++col) {
+          d.row = r, d.col = col;
+          store_from_f64(dtype, recipe_math::value(d), image.element(r, col));
+        }
     });
   }
   return images;
@@ -85,7 +87,7 @@ std::vector<GuardedImage> materialize(const Case& c, unsigned threads) {
 
 bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict,
                  unsigned threads) {
-  const int n = c.op->tensor_count;
+  const int n = c.op->tensor_count();
   const unsigned per_tensor = threads > 1 ? static_cast<unsigned>(n) : 1;  // hashes and canaries: a tensor each
   std::vector<std::uint64_t> before(n);
   for (int t = 0; t < n; ++t)
@@ -134,15 +136,15 @@ void report_guards(const std::string& run_name, const std::string& tensor, const
 
 void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads,
                   const Case* run1, const Case* run2) {
-  const Layout2D l = first.layout();
+  const Layout& l = first.layout();
   std::mutex m;
   std::int64_t unwritten = 0, changed = 0;
   std::vector<std::pair<std::int64_t, std::int64_t>> listed_unwritten, listed_changed;
-  parallel_for(l.rows, threads, [&](std::int64_t r0, std::int64_t r1) {
+  parallel_for(l.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
     std::int64_t u = 0, ch = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> lu, lc;
     for (auto r = r0; r < r1; ++r)
-      for (std::int64_t col = 0; col < l.cols; ++col) {
+      for (std::int64_t col = 0; col < l.cols(); ++col) {
         const auto a = first.element_bits(r, col), b = second.element_bits(r, col);
         if (a == b) continue;
         const bool kept = a == first.poison_bits(Poison::nan, kRandomPoisonSeed, r, col) &&
@@ -167,8 +169,7 @@ void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict
   const auto list = [&](const auto& where, bool kept) {
     for (std::size_t i = 0; i < std::min(where.size(), Verdict::kMaxListed); ++i)
       verdict.guards.push_back({kept ? "unwritten" : "nondeterministic", first.name(),
-                                "element (" + std::to_string(where[i].first) + "," + std::to_string(where[i].second) +
-                                    ")" +
+                                "element " + index_text(l, where[i].first, where[i].second) +
                                     (kept ? " kept the poison of both runs: never written"
                                           : " differs between two runs of the same Case" + orders)});
   };
@@ -256,8 +257,16 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     return finish(verdict);
   }
 
-  const auto tolerance = tolerance_of(c, *variant);
-  verdict.tolerance = tolerance->describe();
+  const std::vector<int> outputs = c.op->outputs();
+  std::vector<std::unique_ptr<Tolerance>> tolerances;
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    tolerances.push_back(tolerance_of(c, *variant, static_cast<int>(k)));
+    const std::string text = tolerances.back()->describe();
+    verdict.tolerance += outputs.size() == 1 ? text
+                                             : (k ? "; " : "") +
+                                                   std::string(c.op->tensors[static_cast<std::size_t>(outputs[k])].name) +
+                                                   ": " + text;
+  }
 
   begin_step("making the inputs");
   std::vector<GuardedImage> first, second;
@@ -272,7 +281,10 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     return finish(verdict);
   }
   begin_step("the exact reference");
-  const Expectations want = c.op->reference(c, input_views(c, first));  // inputs are never written: checked below
+  const OutputExpectations want = c.op->reference(c, input_views(c, first));  // inputs are never written: checked below
+  if (want.size() != outputs.size())
+    throw std::logic_error("op " + std::string(c.op->name) + "'s reference gave " + std::to_string(want.size()) +
+                           " outputs' expectations, the op declares " + std::to_string(outputs.size()));
   begin_step("run 1 of 2 of the kernel");
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
   begin_step("run 2 of 2 of the kernel");
@@ -280,22 +292,28 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   if (!guarded_run(run2, *variant, second, Poison::random_finite, verdict)) return finish(verdict);
   begin_step("the comparison against the reference and the eager baseline");
 
-  for (int t = 0; t < c.op->tensor_count; ++t)
-    if (c.op->tensors()[t].output) compare_runs(first[t], second[t], verdict, 1, &c, &run2);
-  for (int t = 0; t < c.op->tensor_count; ++t) {
-    if (!c.op->tensors()[t].output) continue;
-    Comparison cmp =
-        compare_output(first[t].view(), first[t].name(), want, *tolerance, c.op->rows_sum_to_one, elements);
-    verdict.stats = cmp.stats;
-    const BaselineCheck base =
-        check_against_baseline(first[t].view(), c.op->eager_baseline(c, input_views(c, first)), want, *tolerance);
-    verdict.stats.baseline_kernel_ulps = base.kernel_max_ulps;
-    verdict.stats.baseline_eager_ulps = base.baseline_max_ulps;
+  for (const int t : outputs) compare_runs(first[t], second[t], verdict, 1, &c, &run2);
+  const OutputValues eager = c.op->eager_baseline(c, input_views(c, first));
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    const int t = outputs[k];
+    const TensorSpec& spec = c.op->tensors[static_cast<std::size_t>(t)];
+    Comparison cmp = compare_output(first[t].view(), first[t].name(), want[k], *tolerances[k], spec.rows_sum_to_one, elements);
+    const BaselineCheck base = check_against_baseline(first[t].view(), eager.at(k), want[k], *tolerances[k]);
+    cmp.stats.baseline_kernel_ulps = base.kernel_max_ulps;
+    cmp.stats.baseline_eager_ulps = base.baseline_max_ulps;
     if (!base.ok)
       verdict.guards.push_back(
           {"baseline", first[t].name(), baseline_rule_violation(base.kernel_max_ulps, base.baseline_max_ulps)});
-    verdict.first_mismatches = std::move(cmp.first_mismatches);
-    verdict.failed_rows = std::move(cmp.failed_rows);
+    if (outputs.size() > 1) verdict.outputs.push_back({first[t].name(), cmp.stats, tolerances[k]->describe()});
+    if (k == 0) {
+      verdict.stats = cmp.stats;
+    } else {
+      merge_into(verdict.stats, cmp.stats);
+    }
+    for (auto& m : cmp.first_mismatches)
+      if (verdict.first_mismatches.size() < Verdict::kMaxListed) verdict.first_mismatches.push_back(std::move(m));
+    for (auto r : cmp.failed_rows)
+      if (verdict.failed_rows.size() < Verdict::kMaxListed) verdict.failed_rows.push_back(r);
   }
 
   decide_outcome(verdict);

@@ -1,19 +1,11 @@
-// The generic properties every op has, and the catalogue's table: for each op of ops/ops.def, the
-// generic ones, then the op's own (ops/<op>/properties.cpp).
+// The generic properties every op has, and the catalogue's table: for each op of the op table, the
+// generic ones, then the op's own (PROPERTIES of its kverify_add_op: op_own_properties).
 #include "properties/catalogue.hpp"
 
 #include <vector>
 
 #include "kernels/registry.hpp"
 #include "properties/property_kit.hpp"
-
-#define KVERIFY_OP(op)                                  \
-  namespace kverify::ops::op {                          \
-  extern const OpSpec spec;                             \
-  std::span<const properties::OpProperty> properties(); \
-  }
-#include "ops/ops.def"
-#undef KVERIFY_OP
 
 namespace kverify::properties {
 namespace {
@@ -84,11 +76,10 @@ const std::vector<Property>& table() {
       for (const auto& p : list)
         out.push_back({std::string(op.name) + "." + std::string(p.name), &op, p.checks, p.body});
     };
-#define KVERIFY_OP(op)          \
-  add(ops::op::spec, kGeneric); \
-  add(ops::op::spec, ops::op::properties());
-#include "ops/ops.def"
-#undef KVERIFY_OP
+    for (const OpSpec* op : all_ops()) {
+      add(*op, kGeneric);
+      add(*op, op_own_properties(*op));
+    }
     return out;
   }();
   return all;

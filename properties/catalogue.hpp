@@ -48,6 +48,8 @@ struct Property {
 };
 
 std::span<const Property> all_properties();
+// An op's own properties (generated from the PROPERTIES of kverify_add_op; none: empty).
+std::span<const OpProperty> op_own_properties(const OpSpec& op);
 const Property* find_property(std::string_view name);
 
 }  // namespace kverify::properties

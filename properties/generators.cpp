@@ -45,25 +45,71 @@ rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind
       case PlacementKind::contiguous:
         break;
       case PlacementKind::padded_rows:
-        p.strides = std::pair{cols + pad, std::int64_t{1}};
+        p.strides = Strides{cols + pad, 1};
         break;
       case PlacementKind::column_major:
-        p.strides = std::pair{std::int64_t{1}, rows + pad - 1};
+        p.strides = Strides{1, rows + pad - 1};
         break;
       case PlacementKind::strided_columns: {
         const std::int64_t cs = *rc::gen::inRange<std::int64_t>(2, 4);
-        p.strides = std::pair{cols * cs + pad, cs};
+        p.strides = Strides{cols * cs + pad, cs};
         break;
       }
       case PlacementKind::far:
         if (rows <= kFarMaxLines)
-          p.strides = std::pair{kFarStride + pad, std::int64_t{1}};
+          p.strides = Strides{kFarStride + pad, 1};
         else if (cols <= kFarMaxLines)
-          p.strides = std::pair{std::int64_t{1}, kFarStride + pad};
+          p.strides = Strides{1, kFarStride + pad};
         else
-          p.strides = std::pair{cols + pad, std::int64_t{1}};  // too many rows and columns: padded
+          p.strides = Strides{cols + pad, 1};  // too many rows and columns: padded
         break;
     }
+    return p;
+  });
+}
+
+rc::Gen<Placement> placement(const Layout& shape, bool any_kind) {
+  if (shape.rank == 2) return placement(shape.sizes[0], shape.sizes[1], any_kind);
+  const Layout l = shape;
+  return rc::gen::exec([=] {
+    Placement p;
+    p.offset = *rc::gen::weightedOneOf<std::int64_t>(
+        {{3, rc::gen::just<std::int64_t>(0)}, {1, rc::gen::inRange<std::int64_t>(1, 40)}});
+    if (l.rank == 0) return p;
+    const int first = any_kind ? 0 : 1;
+    const auto kind = static_cast<PlacementKind>(*rc::gen::inRange(first, 5));
+    const std::int64_t pad = *rc::gen::inRange<std::int64_t>(1, 34);
+    Strides s;
+    s.rank = l.rank;
+    // Strides for the dimensions taken innermost first in `order`, each past the one inside it.
+    const auto nested = [&](const std::vector<int>& order, std::int64_t innermost, std::int64_t extra) {
+      std::int64_t stride = innermost;
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        s[order[i]] = stride;
+        stride = stride * l.sizes[static_cast<std::size_t>(order[i])] + (i == 0 ? extra : 0);
+      }
+    };
+    std::vector<int> row_major, reversed;
+    for (int d = l.rank - 1; d >= 0; --d) row_major.push_back(d);
+    for (int d = 0; d < l.rank; ++d) reversed.push_back(d);
+    switch (kind) {
+      case PlacementKind::contiguous:
+        return p;
+      case PlacementKind::padded_rows:
+        nested(row_major, 1, pad);
+        break;
+      case PlacementKind::column_major:
+        nested(reversed, 1, pad);
+        break;
+      case PlacementKind::strided_columns:
+        nested(row_major, *rc::gen::inRange<std::int64_t>(2, 4), pad);
+        break;
+      case PlacementKind::far:
+        nested(row_major, 1, pad);
+        if (l.sizes[0] <= kFarMaxLines && l.rank > 1) s[0] = kFarStride + pad;
+        break;
+    }
+    p.strides = s;
     return p;
   });
 }
@@ -93,34 +139,66 @@ struct Draw {
   Case& c;
 };
 
+// The size nearest `n` in the dimension's domain.
+std::int64_t inside(const DimSpec& dim, std::int64_t n) {
+  n = std::clamp(n, dim.min, dim.max);
+  n = (n + dim.multiple - 1) / dim.multiple * dim.multiple;
+  return n > dim.max ? n - dim.multiple : n;
+}
+
+// Tail dimensions first, in declaration order (tail sizes up to the width limit and their own
+// cap), then the count dimensions within what the tails leave of an element budget.
 void draw_shape(Draw& d) {
   const CaseShape& shape = d.shape;
-  if (d.op.shape_rank == 3) {  // M x N x K: the reduction length has its own limit
-    const auto size = [&](std::int64_t max) { return shape.tails_only ? *tail_size_exactly(max) : *tail_size(max); };
-    d.c.shape = {size(std::min<std::int64_t>(shape.max_width, 130)), size(std::min<std::int64_t>(shape.max_width, 130)),
-                 size(shape.max_k)};
-    // One Case in four: M or N long (up to 4097) and the other two at most 3, so every tile and
-    // grid boundary along it is reached at the cost of M*N*K (a grid capped at some tile count
-    // shows); a long K is a serial loop per thread, reached by max_k's tiles.
-    if (!shape.tails_only && *rc::gen::inRange(0, 4) == 0) {
-      const int long_side = *rc::gen::inRange(0, 2);
-      for (int i = 0; i < 3; ++i)
-        d.c.shape[static_cast<std::size_t>(i)] =
-            i == long_side ? *tail_size(kSkinnyLongSide) : *rc::gen::inRange<std::int64_t>(1, 4);
+  const auto& dims = d.op.dims;
+  d.c.shape.assign(dims.size(), 1);
+  std::vector<std::size_t> long_dims;
+  std::int64_t tails = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i].draw != DimDraw::tail) continue;
+    const std::int64_t cap = std::max<std::int64_t>(1, std::min({shape.max_width, dims[i].draw_max, dims[i].max}));
+    d.c.shape[i] = inside(dims[i], shape.tails_only ? *tail_size_exactly(cap) : *tail_size(cap));
+    tails *= d.c.shape[i];
+    if (dims[i].may_be_long) long_dims.push_back(i);
+  }
+  // One Case in four: one long-able dimension long (up to 4097) and the other tails at most 3, so
+  // every tile and grid boundary along it is reached at the cost of a small Case (a grid capped at
+  // some tile count shows).
+  if (!shape.tails_only && !long_dims.empty() && *rc::gen::inRange(0, 4) == 0) {
+    const std::size_t long_side = long_dims[static_cast<std::size_t>(*rc::gen::inRange<int>(0, static_cast<int>(long_dims.size())))];
+    tails = 1;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i].draw != DimDraw::tail) continue;
+      d.c.shape[i] = inside(dims[i], i == long_side ? *tail_size(kSkinnyLongSide) : *rc::gen::inRange<std::int64_t>(1, 4));
+      tails *= d.c.shape[i];
     }
-  } else {
-    const std::int64_t width = shape.tails_only ? *tail_size_exactly(shape.max_width) : *tail_size(shape.max_width);
-    // Wide rows come in fewer of them, to keep one Case small.
-    const std::int64_t max_rows = std::max<std::int64_t>(1, std::min(shape.max_rows, 65536 / width));
-    d.c.shape = {*rc::gen::inRange<std::int64_t>(1, max_rows + 1), width};
+  }
+  // Wide rows come in fewer of them, to keep one Case small.
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i].draw != DimDraw::count) continue;
+    const std::int64_t max_rows = std::max<std::int64_t>(1, std::min({shape.max_rows, 65536 / tails, dims[i].draw_max}));
+    d.c.shape[i] = inside(dims[i], *rc::gen::inRange<std::int64_t>(1, max_rows + 1));
+    tails *= d.c.shape[i];
   }
 }
 
 void draw_placements(Draw& d) {
   if (d.placements == Placements::contiguous) return;
-  for (int t = 0; t < d.op.tensor_count; ++t) {
-    const Layout2D l = d.c.layout(t);
-    d.c.placement[t] = *placement(l.rows, l.cols, d.placements == Placements::any);
+  for (int t = 0; t < d.op.tensor_count(); ++t)
+    d.c.placement[static_cast<std::size_t>(t)] = *placement(d.c.layout(t), d.placements == Placements::any);
+}
+
+void draw_params(Draw& d) {
+  for (std::size_t p = 0; p < d.op.params.size(); ++p) {
+    const ParamSpec& spec = d.op.params[p];
+    if (spec.draws.empty()) continue;
+    std::vector<double> options{spec.default_value};
+    options.insert(options.end(), spec.draws.begin(), spec.draws.end());
+    const double v = *rc::gen::elementOf(options);
+    if (v == spec.default_value)
+      d.c.params[p].reset();
+    else
+      d.c.params[p] = v;
   }
 }
 
@@ -136,8 +214,9 @@ struct FieldDrawer {
 constexpr FieldDrawer kDrawers[] = {
     {{"op", "dtype"}, nullptr},         // the property's op and dtype
     {{"variant", "backend"}, nullptr},  // pinned per variant and backend
-    {{"shape"}, &draw_shape},          {{"<t>.strides", "<t>.offset"}, &draw_placements},
-    {{"values"}, &draw_values},        {{"seed"}, &draw_seed},
+    {{"shape", "dims"}, &draw_shape},  {{"<t>.strides", "<t>.offset"}, &draw_placements},
+    {{"<p>"}, &draw_params},           {{"values"}, &draw_values},
+    {{"seed"}, &draw_seed},
     {{"schedule"}, &draw_schedule},
 };
 

@@ -29,15 +29,21 @@ inline constexpr std::int64_t kFarStride = std::int64_t{1} << 31;
 inline constexpr std::int64_t kFarMaxLines = 16;
 // The placement of one rows x cols tensor; `any_kind` false forces a non-contiguous one.
 rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind);
+// The placement of a tensor of any rank (a rank-2 one: placement(rows, cols)); the kinds, read for
+// its dimensions: innermost rows padded, dimensions in reverse order (column-major) with padding,
+// the innermost dimension strided, the outermost far apart (when it has at most kFarMaxLines).
+rc::Gen<Placement> placement(const Layout& shape, bool any_kind);
 
 // In-domain value recipes for the op and dtype (softmax |x| <= 1e30, matmul products finite, ...).
 rc::Gen<ValueRecipe> in_domain_values(const OpSpec& op, DType dtype);  // OpSpec::in_domain_values
 rc::Gen<std::uint64_t> schedule_seed();
 
+// The limits of a drawn Case's sizes (core/op_spec.hpp: DimDraw): the tail dimensions up to
+// max_width (and each its own draw_max), the count dimensions up to max_rows, fewer when the tails
+// make the Case large (an element budget of 65536).
 struct CaseShape {
   std::int64_t max_rows = 9;
   std::int64_t max_width = 4097;
-  std::int64_t max_k = 160;  // matmul
   bool tails_only = false;
 };
 

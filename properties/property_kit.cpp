@@ -87,20 +87,21 @@ std::vector<double> outputs_with(const Case& c, const Variant& v, const InputEdi
   trace_case(c);  // names the Case for `kverify check`'s fault isolation (pipeline/case_trace.hpp)
   std::vector<GuardedImage> images = materialize(c);
   GuardedImage& x = images[0];
-  for (std::int64_t r = 0; r < x.layout().rows; ++r)
-    for (std::int64_t col = 0; col < x.layout().cols; ++col)
-      store_from_f64(c.dtype, edit(r, col, x.view().at(r, col)), x.element(r, col));
-  for (int t = 0; t < c.op->tensor_count; ++t)
-    if (c.op->tensors()[t].output) images[t].poison(Poison::nan, 1);
+  for (std::int64_t r = 0; r < x.layout().rows(); ++r)
+    for (std::int64_t col = 0; col < x.layout().cols(); ++col)
+      store_from_f64(x.dtype(), edit(r, col, x.view().at(r, col)), x.element(r, col));
+  for (const int t : c.op->outputs()) images[t].poison(Poison::nan, 1);
   try {
     execute(c.backend, v, c, images);
   } catch (const std::exception& e) {
     RC_FAIL(std::string("launch failed: ") + e.what() + "\n  reproduce: ./kverify run '" + c.to_text() + "'");
   }
-  std::vector<double> out;
-  const GuardedImage& y = images[static_cast<std::size_t>(c.op->output_tensor())];
-  for (std::int64_t r = 0; r < y.layout().rows; ++r)
-    for (std::int64_t col = 0; col < y.layout().cols; ++col) out.push_back(y.view().at(r, col));
+  std::vector<double> out;  // every output in tensor order
+  for (const int t : c.op->outputs()) {
+    const GuardedImage& y = images[static_cast<std::size_t>(t)];
+    for (std::int64_t r = 0; r < y.layout().rows(); ++r)
+      for (std::int64_t col = 0; col < y.layout().cols(); ++col) out.push_back(y.view().at(r, col));
+  }
   return out;
 }
 

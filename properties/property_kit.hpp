@@ -38,7 +38,7 @@ void expect_pass(const Context& ctx, const OpSpec& op, Case c);
 void expect_no_guard(const Context& ctx, const OpSpec& op, Case c, std::string_view guard);
 
 // One run of a pinned Case with input 0 rewritten by `edit` (logical row, col, stored value -> new
-// value); returns the stored output, row-major, widened to f64.
+// value); returns the stored outputs, each row-major, in tensor order, widened to f64.
 using InputEdit = std::function<double(std::int64_t row, std::int64_t col, double stored)>;
 std::vector<double> outputs_with(const Case& c, const Variant& v, const InputEdit& edit);
 // The edit that keeps every input.

@@ -65,11 +65,14 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
       if (std::isinf(got)) ++s.inf_outputs;
       if (!ok) {
         ++s.failed;
-        if (result.first_mismatches.size() < Verdict::kMaxListed)
-          result.first_mismatches.push_back(
-              {std::string(tensor), r, col, got, e.value, abs_err, ulp_err, std::string(name(classify(dtype, got))),
-               e.kind == Expected::Kind::nan ? std::string("NaN")
-                                             : std::string(name(classify(dtype, round_to(dtype, e.value))))});
+        if (result.first_mismatches.size() < Verdict::kMaxListed) {
+          Mismatch m{std::string(tensor), r, col, "", got, e.value, abs_err, ulp_err,
+                     std::string(name(classify(dtype, got))),
+                     e.kind == Expected::Kind::nan ? std::string("NaN")
+                                                   : std::string(name(classify(dtype, round_to(dtype, e.value))))};
+          if (out.layout.rank != 2) m.index = index_text(out.layout, r, col);
+          result.first_mismatches.push_back(std::move(m));
+        }
         if (r != last_failed_row) {
           ++s.failed_rows;
           if (result.failed_rows.size() < Verdict::kMaxListed) result.failed_rows.push_back(r);

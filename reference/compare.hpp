@@ -8,8 +8,8 @@
 
 #include "core/tensor_view.hpp"
 #include "core/verdict.hpp"
-#include "reference/expectation.hpp"
-#include "reference/tolerance.hpp"
+#include "core/expectation.hpp"
+#include "core/tolerance.hpp"
 
 namespace kverify {
 

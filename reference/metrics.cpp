@@ -21,6 +21,7 @@ std::int64_t ordinal(DType d, double v) {
 
 double ulp_distance(DType d, double a, double b) {
   if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+  if (info(d).integer) return std::fabs(round_to(d, a) - round_to(d, b));  // an index's unit is 1
   const std::int64_t oa = ordinal(d, a), ob = ordinal(d, b);
   return static_cast<double>(oa > ob ? oa - ob : ob - oa);
 }
@@ -29,6 +30,7 @@ ValueClass classify(DType d, double v) {
   if (std::isnan(v)) return ValueClass::nan;
   if (std::isinf(v)) return ValueClass::infinite;
   if (v == 0) return ValueClass::zero;
+  if (info(d).integer) return ValueClass::normal;
   return std::fabs(v) < std::ldexp(1.0, info(d).min_exponent) ? ValueClass::subnormal : ValueClass::normal;
 }
 

@@ -73,10 +73,37 @@ std::vector<std::int64_t> widths_for(std::int64_t widest, bool quick) {
   return w;
 }
 
+// The sizes token of a cell: the op's report_shape, else the width dimension at the width and
+// every other dimension small (a count dimension 8 rows, 2 past width 1024 or with --quick; a tail
+// dimension 8), each moved inside its domain; nullopt when the width is outside the width
+// dimension's domain (no such cell).
+std::optional<std::string> cell_sizes(const OpSpec& op, std::int64_t width, bool quick) {
+  if (op.report_shape)
+    return std::string(op.shape_form.empty() ? "dims=" : "shape=") + op.report_shape(width, quick);
+  const std::size_t wd = op.report_width_dim >= 0 ? static_cast<std::size_t>(op.report_width_dim) : op.dims.size() - 1;
+  const auto inside = [](const DimSpec& d, std::int64_t n) {
+    n = std::clamp(n, d.min, d.max);
+    n = (n + d.multiple - 1) / d.multiple * d.multiple;
+    return n > d.max ? n - d.multiple : n;
+  };
+  std::vector<std::int64_t> sizes;
+  for (std::size_t d = 0; d < op.dims.size(); ++d) {
+    if (d == wd) {
+      if (inside(op.dims[d], width) != width) return std::nullopt;
+      sizes.push_back(width);
+    } else {
+      sizes.push_back(inside(op.dims[d], op.dims[d].draw == DimDraw::count && (quick || width > 1024) ? 2 : 8));
+    }
+  }
+  return op.sizes_token(sizes);
+}
+
 Case make_case(const Variant& v, DType dtype, std::int64_t width, const std::string& recipe, Backend backend,
                bool quick) {
+  const auto sizes = cell_sizes(*find_op(v.op), width, quick);
+  if (!sizes) throw std::logic_error("report: width " + std::to_string(width) + " is outside op " + std::string(v.op) + "'s domain");
   std::string line = "op=" + std::string(v.op) + " variant=" + std::string(v.name) +
-                     " dtype=" + std::string(name(dtype)) + " shape=" + find_op(v.op)->report_shape(width, quick);
+                     " dtype=" + std::string(name(dtype)) + " " + *sizes;
   line += " values=" + recipe + " seed=" + std::to_string(kSeed) + " backend=" + std::string(name(backend));
   return parse_case(line);
 }
@@ -298,6 +325,7 @@ int sweep(const Options& o) {
       for (DType d : {DType::f32, DType::f16, DType::bf16}) {
         if (!v.supports(d) || (o.dtype && *o.dtype != d)) continue;
         for (auto w : widths_for(std::min(v.max_cols, cap), o.quick)) {
+          if (!cell_sizes(*op, w, o.quick)) continue;  // not a width of this op
           // The variant's own limits (rows, columns, shared memory per dtype) decide, as in run_case.
           if (auto why = unsupported(v, make_case(v, d, w, "normal", o.backend, o.quick), o.backend)) {
             report.skipped.push_back(std::string(op->name) + "/" + std::string(v.name) + " " + std::string(name(d)) +

@@ -11,7 +11,7 @@ std::string shape_check(std::string_view v) {
     bench::parse_bench_shape(v);
     return "";
   } catch (const InputError&) {
-    return "RxC or MxNxK with sizes >= 1, e.g. 4096x1024";
+    return "RxC or MxNxK with sizes >= 1, e.g. 4096x1024, or the op's dims NAME:N,..., e.g. N:4096,C:1024";
   }
 }
 
@@ -27,7 +27,7 @@ constexpr Option kOptions[] = {
     {"--variant", "V", ValueKind::text, "auto, all (every production variant that takes the shape), or a name", "auto",
      "", 0, 0, &variant_check},
     {"--dtype", "f32|f16|bf16", ValueKind::dtype, "only this dtype"},
-    {"--shape", "RxC|MxNxK", ValueKind::text, "only this shape (needs --op or a variant of one op)", "", "", 0, 0,
+    {"--shape", "RxC|MxNxK|NAME:N,...", ValueKind::text, "only this shape (needs --op or a variant of one op)", "", "", 0, 0,
      &shape_check},
     {"--reps", "N", ValueKind::whole, "timed repetitions", "50", "", 1, 100000},
     {"--warmup", "N", ValueKind::whole, "untimed repetitions first", "3", "", 0, 1000},

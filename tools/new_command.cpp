@@ -2,7 +2,7 @@
 // the user to make theirs. Here: the options, the launcher per op and signature, the checks; the
 // files are written by tools/scaffold/write_scaffold.cpp.
 #include "core/error.hpp"
-#include "ops/op_spec.hpp"
+#include "core/op_spec.hpp"
 #include "tools/command.hpp"
 #include "tools/scaffold/write_scaffold.hpp"
 

@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 #include "core/gpu_slots.hpp"
 #include "kernels/registry.hpp"
-#include "ops/op_spec.hpp"
+#include "core/op_spec.hpp"
 
 namespace kverify::cli {
 namespace {

@@ -15,13 +15,14 @@
 #include "core/case.hpp"
 #include "core/error.hpp"
 #include "core/values.hpp"
-#include "ops/op_spec.hpp"
+#include "core/op_spec.hpp"
 
 namespace {
 
 using kverify::Backend;
 using kverify::Case;
 using kverify::DType;
+using kverify::Layout;
 using kverify::Layout2D;
 using kverify::parse_case;
 
@@ -65,7 +66,7 @@ TEST(ParseCase, TheHeaderExampleGivesItsFields) {
   EXPECT_EQ(c.variant, "auto");
   EXPECT_EQ(c.schedule, 0u);
   for (const auto& p : c.placement) EXPECT_EQ(p, kverify::Placement{});
-  EXPECT_EQ(c.layout(0), Layout2D::row_major(4, 1000));
+  EXPECT_EQ(c.layout(0), Layout(Layout2D::row_major(4, 1000)));
   EXPECT_EQ(c.layout(1), Layout2D::row_major(4, 1000));
   // Printed in kCaseFields order; values=normal is the default and dropped. dtype is always
   // printed (it is not in the omitted-defaults list).
@@ -116,15 +117,15 @@ std::vector<Case> many_cases() {
               c.dtype = d;
               c.backend = b;
               c.values = values;
-              c.shape = op.shape_rank == 3 ? std::vector<std::int64_t>{6, 5, 4} : std::vector<std::int64_t>{3, 7};
+              c.shape = op.dims.size() == 3 ? std::vector<std::int64_t>{6, 5, 4} : std::vector<std::int64_t>{3, 7};
               c.seed = std::vector<std::uint64_t>{0, 1, 7, max64}[n % 4];
               c.schedule = b == Backend::cuda ? 0 : std::vector<std::uint64_t>{0, 42, max64}[n % 3];  // emu's only
               c.variant = n % 5 == 0 ? "tiled_v2" : "auto";
-              for (int t = 0; t < op.tensor_count; ++t) {
-                const Layout2D l = c.layout(t);
+              for (int t = 0; t < op.tensor_count(); ++t) {
+                const Layout l = c.layout(t);
                 // 0: contiguous; 1: padded rows; 2: column-major plus an offset; 3: offsets only.
-                if (placement == 1) c.placement[t].strides = std::pair{l.cols + 3, std::int64_t{1}};
-                if (placement == 2) c.placement[t].strides = std::pair{std::int64_t{1}, l.rows + 1};
+                if (placement == 1) c.placement[t].strides = kverify::Strides{l.cols() + 3, 1};
+                if (placement == 2) c.placement[t].strides = kverify::Strides{1, l.rows() + 1};
                 if (placement >= 2) c.placement[t].offset = 1000 * (t + 1) + 1;
               }
               out.push_back(c);
@@ -197,22 +198,21 @@ TEST(ParseCase, StridesEqualToTheContiguousDefaultAreNormalisedAway) {
   // row_sum's output is R x 1: its contiguous strides are 1,1.
   EXPECT_FALSE(parse_case("op=row_sum shape=4x5 y.strides=1,1").placement[1].strides.has_value());
   // Other strides stay, also when only the row stride or only the column stride differs.
-  EXPECT_EQ(parse_case("op=softmax shape=4x5 x.strides=6,1").placement[0].strides,
-            (std::pair<std::int64_t, std::int64_t>{6, 1}));
+  EXPECT_EQ(parse_case("op=softmax shape=4x5 x.strides=6,1").placement[0].strides, (kverify::Strides{6, 1}));
   EXPECT_EQ(parse_case("op=softmax shape=4x5 x.strides=5,2 y.strides=1,4").placement[0].strides,
-            (std::pair<std::int64_t, std::int64_t>{5, 2}));
+            (kverify::Strides{5, 2}));
 }
 
 TEST(ParseCase, LayoutsFollowTheOpsShapeRules) {
   // matmul_relu shape=MxNxK: A is M x K, B is K x N, C is M x N.
   const Case mm = parse_case("op=matmul_relu shape=64x32x16");
-  ASSERT_EQ(mm.op->tensor_count, 3);
-  EXPECT_EQ(mm.op->tensors()[0].name, "a");
-  EXPECT_EQ(mm.op->tensors()[1].name, "b");
-  EXPECT_EQ(mm.op->tensors()[2].name, "c");
-  EXPECT_EQ(mm.layout(0), Layout2D::row_major(64, 16));
-  EXPECT_EQ(mm.layout(1), Layout2D::row_major(16, 32));
-  EXPECT_EQ(mm.layout(2), Layout2D::row_major(64, 32));
+  ASSERT_EQ(mm.op->tensor_count(), 3);
+  EXPECT_EQ(mm.op->tensors[0].name, "a");
+  EXPECT_EQ(mm.op->tensors[1].name, "b");
+  EXPECT_EQ(mm.op->tensors[2].name, "c");
+  EXPECT_EQ(mm.layout(0), Layout(Layout2D::row_major(64, 16)));
+  EXPECT_EQ(mm.layout(1), Layout(Layout2D::row_major(16, 32)));
+  EXPECT_EQ(mm.layout(2), Layout(Layout2D::row_major(64, 32)));
   // row_sum's y is R x 1.
   const Case rs = parse_case("op=row_sum shape=7x9");
   EXPECT_EQ(rs.layout(0), Layout2D::row_major(7, 9));
@@ -303,10 +303,10 @@ TEST(ParseCaseErrors, MisplacedTensorNamesListTheOpsTensors) {
   for (const kverify::OpSpec* op_ptr : kverify::all_ops()) {
     const kverify::OpSpec& op = *op_ptr;
     const std::string line =
-        std::string("op=") + std::string(op.name) + " shape=" + (op.shape_rank == 3 ? "4x4x4" : "4x4") + " q.offset=1";
+        std::string("op=") + std::string(op.name) + " " + op.sizes_token(std::vector<std::int64_t>(op.dims.size(), 4)) + " q.offset=1";
     const std::string msg = parse_error(line);
     std::string names;
-    for (const auto& t : op.tensors()) names += (names.empty() ? "" : ", ") + std::string(t.name);
+    for (const auto& t : op.tensors) names += (names.empty() ? "" : ", ") + std::string(t.name);
     EXPECT_TRUE(Contains(msg, "'q.offset=1'"));
     EXPECT_TRUE(Contains(msg, "(its tensors: " + names + ")"));
   }
@@ -492,8 +492,8 @@ TEST(BoundaryCases, DtypeLinesRunOnceAndRowWiseOpsPassGridYsLimit) {
     std::int64_t most_rows = 0;
     for (const std::string& line : lines) {
       const kverify::Case c = kverify::parse_case(line);  // throws (fails the test) on a bad line
-      if (op->shape_rank == 2) most_rows = std::max(most_rows, c.shape[0]);
+      if (op->dims.size() == 2) most_rows = std::max(most_rows, c.shape[0]);
     }
-    if (op->shape_rank == 2) EXPECT_GT(most_rows, 65535) << op->name;
+    if (op->dims.size() == 2) EXPECT_GT(most_rows, 65535) << op->name;
   }
 }

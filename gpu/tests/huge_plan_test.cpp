@@ -67,7 +67,7 @@ TEST(HugePlan, EveryHugeCaseIsPast2To31ElementsAndEveryOpHasOne) {
   for (const auto& line : huge_case_lines()) {
     const Case c = parse_case(line);
     std::int64_t largest = 0;
-    for (int t = 0; t < c.op->tensor_count; ++t) largest = std::max(largest, c.layout(t).elements());
+    for (int t = 0; t < c.op->tensor_count(); ++t) largest = std::max(largest, c.layout(t).elements());
     EXPECT_GT(largest, std::int64_t{1} << 31) << line;
     ops.insert(std::string(c.op->name));
   }

@@ -17,7 +17,7 @@ namespace {
 // emu's GuardedImage alike, plus 1 KiB of canary). The launcher
 // checks the real pointers again and runs the strided kernel if this ever disagrees.
 bool vector_path_for(const Case& c) {
-  const Layout2D x = c.layout(0), y = c.layout(1);
+  const Layout2D x = *c.layout(0).as_2d(), y = *c.layout(1).as_2d();
   const auto bytes = static_cast<std::uintptr_t>(size_of(c.dtype));
   return vector_path_applies(x, static_cast<std::uintptr_t>(x.offset) * bytes, y,
                              static_cast<std::uintptr_t>(y.offset) * bytes);

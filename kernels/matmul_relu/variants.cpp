@@ -32,7 +32,7 @@ std::size_t simt_workspace(const LaunchRequest& r) { return simt_plan(r).workspa
 // mma_sync's layouts: A k-contiguous; B n-contiguous (row-major) or k-contiguous (column-major).
 // A dimension of extent 1 has no stride that matters.
 std::string mma_sync_not_applicable(const Case& c) {
-  const Layout2D a = c.layout(0), b = c.layout(1);
+  const Layout2D a = *c.layout(0).as_2d(), b = *c.layout(1).as_2d();
   std::string why;
   if (!(a.col_stride == 1 || a.cols == 1))
     why = "needs A with unit column stride (row-major, rows may be padded); got a.strides=" +
@@ -92,7 +92,7 @@ const Variant kVariants[] = {
      .f32 = false,
      .on_emu = false,
      .emu_unsupported_reason = "tensor-core PTX (mma.sync/ldmatrix/cp.async) has no emu model",
-     .auto_when = [](const Case& c) { return !device_is_sm90() && c.layout(0).cols <= kMmaSyncAutoMaxK; },
+     .auto_when = [](const Case& c) { return !device_is_sm90() && c.layout(0).cols() <= kMmaSyncAutoMaxK; },
      .not_applicable = &mma_sync_not_applicable,
 #if KVERIFY_HAVE_CUDA
      .launch_emu = nullptr,

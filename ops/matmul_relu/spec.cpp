@@ -1,4 +1,6 @@
 // matmul_relu's OpSpec: what every suite draws for it, and its bench plan.
+#include <algorithm>
+
 #include "core/case.hpp"
 #include "ops/common.hpp"
 #include "ops/matmul_relu/matmul_relu.hpp"
@@ -75,26 +77,50 @@ double flops(std::span<const std::int64_t> s) {
 
 constexpr std::string_view kHugeCases[] = {"op=matmul_relu dtype=f32 shape=524289x4096x8"};  // 2^31 + 4096 outputs
 
+// M and N are tiled (drawn up to 130, one of them sometimes long), K is the reduction (drawn up to
+// 160: a long K is a serial loop per thread, reached by its tiles).
+constexpr DimSpec kDims[] = {
+    {.name = "m", .meaning = "rows of A and C", .draw_max = 130, .may_be_long = true},
+    {.name = "n", .meaning = "columns of B and C", .draw_max = 130, .may_be_long = true},
+    {.name = "k", .meaning = "the reduction: columns of A, rows of B", .draw_max = 160},
+};
+constexpr TensorSpec kTensors[] = {
+    {.name = "a", .dims = {0, 2}, .rank = 2, .meaning = "A, M x K"},
+    {.name = "b", .dims = {2, 1}, .rank = 2, .positive_in_halves = true, .meaning = "B, K x N"},
+    {.name = "c", .output = true, .dims = {0, 1}, .rank = 2, .meaning = "C = relu(A B), M x N"},
+};
+
+// The fuzz decoder's budgets: M, N, K up to 65536 (one long side, the others small), M x N outputs
+// up to 64 x 1024 and M x N x K up to 2^19 multiply-adds; most draws within M <= 256, M x N <= 2048
+// and K <= 32 (a Case costs about 1 ms per block of C and K tile on emu).
+void fuzz_sizes(FuzzSizes& choose, std::span<std::int64_t> sizes) {
+  constexpr std::int64_t kMaxSize = 64 * 1024, kMaxOutputs = 64 * 1024, kMaxMultiplyAdds = 1 << 19;
+  constexpr std::int64_t kSoftM = 256, kSoftOutputs = 2048, kSoftK = 32;
+  const std::int64_t m = choose.extent(kMaxSize, kSoftM, 0);
+  const std::int64_t n = choose.extent(std::min({kMaxSize, kMaxMultiplyAdds / m, kMaxOutputs / m}), kSoftOutputs / m, 1);
+  const std::int64_t k = choose.extent(std::min(kMaxSize, kMaxMultiplyAdds / (m * n)), kSoftK, 2);
+  sizes[0] = m, sizes[1] = n, sizes[2] = k;
+}
+
 }  // namespace
 
 constinit const OpSpec spec = {
     .name = "matmul_relu",
     .summary = "C = relu(A B), A M x K, B K x N, C M x N",
+    .dims = kDims,
+    .tensors = kTensors,
     .shape_form = "MxNxK",
     .shape_example = "64x64x64",
-    .shape_rank = 3,
-    .tensor_table = {{{"a", false, 0, 2}, {"b", false, 2, 1}, {"c", true, 0, 1}}},
-    .tensor_count = 3,
-    .reference = [](const Case&, std::span<const TensorView> in) { return matmul_relu_reference(in[0], in[1]); },
-    .tolerance = [](const Case& c) { return matmul_relu_tolerance(c.dtype, c.shape[2]); },
-    .eager_baseline = [](const Case& c,
-                         std::span<const TensorView> in) { return matmul_relu_eager(in[0], in[1], c.dtype); },
-    .rows_sum_to_one = false,
+    .reference = [](const Case&, std::span<const TensorView> in) { return OutputExpectations{matmul_relu_reference(in[0], in[1])}; },
+    .tolerance = [](const Case& c, int) { return matmul_relu_tolerance(c.dtype, c.shape[2]); },
+    .eager_baseline = [](const Case& c, std::span<const TensorView> in) { return OutputValues{matmul_relu_eager(in[0], in[1], c.dtype)}; },
     .boundary_cases = &boundary_cases,
     .in_domain_values = &in_domain_values,
     .fuzz_params = kFuzzParams,
     .fuzz_excluded_recipes = kFuzzExcluded,
+    .fuzz_sizes = &fuzz_sizes,
     .report_recipes = kReportRecipes,
+    .report_width_dim = 1,
     .report_shape = &report_shape,
     .report_widest_emu = 1025,
     .report_widest_cuda = 2049,

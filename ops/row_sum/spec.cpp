@@ -50,24 +50,27 @@ constexpr std::string_view kHugeCases[] = {
     "op=row_sum dtype=bf16 shape=2097153x1024",
 };
 
+constexpr TensorSpec kTensors[] = {
+    {.name = "x", .dims = {0, 1}, .rank = 2, .meaning = "the input"},
+    {.name = "y", .output = true, .dims = {0, kUnitDim}, .rank = 2, .meaning = "each row's sum (R x 1)"},
+};
+
 }  // namespace
 
 constinit const OpSpec spec = {
     .name = "row_sum",
     .summary = "sum of each row of an R x C tensor into R x 1",
+    .dims = kRowwiseDims,
+    .tensors = kTensors,
     .shape_form = "RxC",
     .shape_example = "4x1000",
-    .shape_rank = 2,
-    .tensor_table = {{{"x", false, 0, 1}, {"y", true, 0, -1}}},
-    .tensor_count = 2,
-    .reference = [](const Case& c, std::span<const TensorView> in) { return row_sum_reference(in[0], c.dtype); },
-    .tolerance = [](const Case& c) { return row_sum_tolerance(c.dtype, c.shape[1]); },
-    .eager_baseline = [](const Case& c, std::span<const TensorView> in) { return row_sum_eager(in[0], c.dtype); },
-    .rows_sum_to_one = false,
+    .reference = [](const Case& c, std::span<const TensorView> in) { return OutputExpectations{row_sum_reference(in[0], c.dtype)}; },
+    .tolerance = [](const Case& c, int) { return row_sum_tolerance(c.dtype, c.shape[1]); },
+    .eager_baseline = [](const Case& c, std::span<const TensorView> in) { return OutputValues{row_sum_eager(in[0], c.dtype)}; },
     .boundary_cases = &boundary_cases,
     .in_domain_values = &in_domain_values,
     .fuzz_params = kFuzzParams,
-    .fuzz_excluded_recipes = {},
+    .fuzz_sizes = &rowwise_fuzz_sizes,
     .report_recipes = kReportRecipes,
     .report_shape = &rowwise_report_shape,
     .report_widest_emu = 262144,
@@ -77,7 +80,6 @@ constinit const OpSpec spec = {
     .bench_quick_shapes = kBenchQuick,
     .bench_goal = &bench_goal,
     .bench_gate_recipes = kGateRecipes,
-    .bench_flops = nullptr,
     .bench_baseline_name = "CUB segmented sum",
     .huge_cases = kHugeCases,
     .kernelbench_shape = "128x1024",

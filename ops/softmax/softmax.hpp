@@ -16,9 +16,9 @@
 
 #include "core/dtype.hpp"
 #include "core/tensor_view.hpp"
-#include "ops/op_spec.hpp"
-#include "reference/expectation.hpp"
-#include "reference/tolerance.hpp"
+#include "core/op_spec.hpp"
+#include "core/expectation.hpp"
+#include "core/tolerance.hpp"
 
 namespace kverify {
 

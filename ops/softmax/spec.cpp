@@ -58,25 +58,28 @@ constexpr std::string_view kHugeCases[] = {
     "op=softmax dtype=bf16 shape=2097153x1024",  // 2^31 + 1024 elements in narrow rows: 2^21 + 1 rows
 };
 
+constexpr TensorSpec kTensors[] = {
+    {.name = "x", .dims = {0, 1}, .rank = 2, .meaning = "the logits"},
+    {.name = "y", .output = true, .dims = {0, 1}, .rank = 2, .rows_sum_to_one = true, .meaning = "the probabilities"},
+};
+
 }  // namespace
 
 constinit const OpSpec spec = {
     .name = "softmax",
     .summary = "row-wise softmax of an R x C tensor",
+    .dims = kRowwiseDims,
+    .tensors = kTensors,
     .shape_form = "RxC",
     .shape_example = "4x1000",
-    .shape_rank = 2,
-    .tensor_table = {{{"x", false, 0, 1}, {"y", true, 0, 1}}},
-    .tensor_count = 2,
-    .reference = [](const Case&, std::span<const TensorView> in) { return softmax_reference(in[0]); },
-    .tolerance = [](const Case& c) { return softmax_tolerance(c.dtype, c.shape[1]); },
-    .fast_math_tolerance = [](const Case& c) { return softmax_fast_math_tolerance(c.dtype, c.shape[1]); },
-    .eager_baseline = [](const Case& c, std::span<const TensorView> in) { return softmax_eager(in[0], c.dtype); },
-    .rows_sum_to_one = true,
+    .reference = [](const Case&, std::span<const TensorView> in) { return OutputExpectations{softmax_reference(in[0])}; },
+    .tolerance = [](const Case& c, int) { return softmax_tolerance(c.dtype, c.shape[1]); },
+    .fast_math_tolerance = [](const Case& c, int) { return softmax_fast_math_tolerance(c.dtype, c.shape[1]); },
+    .eager_baseline = [](const Case& c, std::span<const TensorView> in) { return OutputValues{softmax_eager(in[0], c.dtype)}; },
     .boundary_cases = &boundary_cases,
     .in_domain_values = &in_domain_values,
     .fuzz_params = kFuzzParams,
-    .fuzz_excluded_recipes = {},
+    .fuzz_sizes = &rowwise_fuzz_sizes,
     .report_recipes = kReportRecipes,
     .report_shape = &rowwise_report_shape,
     .report_widest_emu = 262144,  // the contract's widest row
@@ -86,7 +89,6 @@ constinit const OpSpec spec = {
     .bench_quick_shapes = kBenchQuick,
     .bench_goal = &bench_goal,
     .bench_gate_recipes = kGateRecipes,
-    .bench_flops = nullptr,
     .bench_baseline_name = "eager softmax",
     .huge_cases = kHugeCases,
     .kernelbench_shape = "128x1024",

@@ -16,9 +16,12 @@ using kverify::InputError;
 using kverify::parse_case;
 using kverify::parse_domain;
 
+// The ops whose dimensions a test's tokens name: rank 2 (rows, cols) or rank 3 (m, n, k).
+const kverify::OpSpec& op_of_rank(int rank) { return *kverify::find_op(rank == 3 ? "matmul_relu" : "softmax"); }
+
 std::string error_of(const std::string& tokens, int rank = 2) {
   try {
-    parse_domain(tokens, rank);
+    parse_domain(tokens, op_of_rank(rank));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -26,13 +29,13 @@ std::string error_of(const std::string& tokens, int rank = 2) {
 }
 
 TEST(Domain, ParsesToTheCanonicalTextInTableOrder) {
-  EXPECT_FALSE(parse_domain("", 2).declared());
-  const Domain d = parse_domain("cols_multiple=4 aligned=16 contiguous", 2);
+  EXPECT_FALSE(parse_domain("", op_of_rank(2)).declared());
+  const Domain d = parse_domain("cols_multiple=4 aligned=16 contiguous", op_of_rank(2));
   EXPECT_EQ(d.text, "contiguous aligned=16 cols_multiple=4");
   EXPECT_TRUE(d.contiguous);
   EXPECT_EQ(d.aligned, 16);
   EXPECT_EQ(d.multiple[1], 4);
-  EXPECT_EQ(parse_domain("k_multiple=16 max_m=64", 3).max[0], 64);
+  EXPECT_EQ(parse_domain("k_multiple=16 max_m=64", op_of_rank(3)).max[0], 64);
 }
 
 TEST(Domain, BadTokensNameWhatIsAccepted) {
@@ -47,7 +50,7 @@ TEST(Domain, BadTokensNameWhatIsAccepted) {
 }
 
 TEST(Domain, OutsideNamesTheTokenAndTheCasesValue) {
-  const Domain d = parse_domain("contiguous aligned=16 cols_multiple=4 max_rows=8", 2);
+  const Domain d = parse_domain("contiguous aligned=16 cols_multiple=4 max_rows=8", op_of_rank(2));
   EXPECT_FALSE(outside_domain(d, parse_case("op=softmax shape=8x12 x.offset=4")));
   const auto why = [&](const char* line) { return outside_domain(d, parse_case(line)).value_or(""); };
   EXPECT_EQ(why("op=softmax shape=3x10"), "cols=10 is not a multiple of 4 (ACCEPTS cols_multiple=4)");
@@ -56,9 +59,9 @@ TEST(Domain, OutsideNamesTheTokenAndTheCasesValue) {
             "x.strides=9,1 is not contiguous row-major (ACCEPTS contiguous)");
   EXPECT_EQ(why("op=softmax shape=3x8 y.offset=2"),
             "y.offset=2 puts its first element 8 bytes past a 256-byte boundary (ACCEPTS aligned=16)");
-  EXPECT_EQ(outside_domain(parse_domain("column_major", 3), parse_case("op=matmul_relu shape=4x5x6")).value_or(""),
+  EXPECT_EQ(outside_domain(parse_domain("column_major", op_of_rank(3)), parse_case("op=matmul_relu shape=4x5x6")).value_or(""),
             "a.strides=6,1 has a row stride other than 1 (ACCEPTS column_major)");
-  EXPECT_NE(outside_domain(parse_domain("int32_indexing", 2), parse_case("op=softmax shape=3x5 x.strides=2147483659,1"))
+  EXPECT_NE(outside_domain(parse_domain("int32_indexing", op_of_rank(2)), parse_case("op=softmax shape=3x5 x.strides=2147483659,1"))
                 .value_or("")
                 .find("past 2^31 - 1"),
             std::string::npos);
@@ -74,7 +77,7 @@ TEST(Domain, FitIntoMovesEveryDrawnLayoutInside) {
                                             " x.strides=3077,3 x.offset=7", " y.strides=1031,1 x.offset=1"};
   int moved = 0;
   for (const auto& tokens : domains) {
-    const Domain d = parse_domain(tokens, 2);
+    const Domain d = parse_domain(tokens, op_of_rank(2));
     for (const char* dtype : {"f32", "f16", "bf16"})
       for (int cols : {1, 3, 13, 33, 257, 1023})
         for (const auto& layout : layouts) {
@@ -96,7 +99,7 @@ TEST(Domain, FitIntoMovesEveryDrawnLayoutInside) {
 }
 
 TEST(Domain, FitIntoLeavesACaseItCannotPlaceUnchanged) {
-  const Domain d = parse_domain("int32_indexing", 2);
+  const Domain d = parse_domain("int32_indexing", op_of_rank(2));
   Case c = parse_case("op=softmax shape=1x2147483648");
   const Case before = c;
   EXPECT_FALSE(fit_into(d, c));
@@ -104,7 +107,7 @@ TEST(Domain, FitIntoLeavesACaseItCannotPlaceUnchanged) {
 }
 
 TEST(Domain, FitIntoBringsAFarLayoutNearForA32BitIndexingKernel) {
-  const Domain d = parse_domain("int32_indexing", 2);
+  const Domain d = parse_domain("int32_indexing", op_of_rank(2));
   Case c = parse_case("op=softmax shape=3x5 x.strides=2147483659,1 y.strides=1,2147483650");
   ASSERT_TRUE(fit_into(d, c));
   EXPECT_FALSE(outside_domain(d, c)) << c.to_text();

@@ -28,7 +28,7 @@ TEST(Generators, FarLayoutsAreDrawnOnTensorsOfFewRowsOrColumns) {
     const auto gen = kverify::properties::placement(rows, cols, true);
     for (int i = 0; i < 400; ++i) {
       const auto p = gen(rc::Random(static_cast<std::uint64_t>(i) + 1), rc::kNominalSize).value();
-      far += p.strides && (p.strides->first >= kFarStride || p.strides->second >= kFarStride);
+      far += p.strides && ((*p.strides)[0] >= kFarStride || (*p.strides)[1] >= kFarStride);
     }
     return far;
   };

@@ -60,13 +60,16 @@ kverify::Expectations reference_of(const kverify::Case& c) {
   std::vector<std::vector<unsigned char>> bytes(2);
   std::vector<kverify::TensorView> views;
   for (int t = 0; t < 2; ++t) {
-    const auto layout = kverify::Layout2D::row_major(c.layout(t).rows, c.layout(t).cols);
+    const auto layout = kverify::Layout2D::row_major(c.layout(t).rows(), c.layout(t).cols());
     const std::size_t size = kverify::size_of(c.dtype);
     bytes[t].resize(static_cast<std::size_t>(layout.elements()) * size);
+    kverify::recipe_math::Draw draw = kverify::input_draw(c, t);
     for (std::int64_t r = 0; r < layout.rows; ++r)
-      for (std::int64_t col = 0; col < layout.cols; ++col)
-        kverify::store_from_f64(c.dtype, kverify::recipe_value(c.values, c.seed, t, r, col, layout.cols),
+      for (std::int64_t col = 0; col < layout.cols; ++col) {
+        draw.row = r, draw.col = col;
+        kverify::store_from_f64(c.dtype, kverify::recipe_math::value(draw),
                                 bytes[t].data() + static_cast<std::size_t>(layout.index(r, col)) * size);
+      }
     views.push_back({bytes[t].data(), layout, c.dtype});
   }
   return kverify::matmul_relu_reference(views[0], views[1]);
@@ -265,8 +268,8 @@ kverify::LaunchRequest plan_request(const std::string& case_rest, const char* dt
   r.shape = c.shape;
   auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(arena.data()) + 255) / 256 * 256);
   for (int t = 0; t < 3; ++t)
-    r.tensors.push_back(
-        {base + c.layout(t).offset * static_cast<std::int64_t>(kverify::size_of(c.dtype)), c.layout(t)});
+    r.tensors.push_back(kverify::DeviceTensor::of(
+        base + c.layout(t).offset * static_cast<std::int64_t>(kverify::size_of(c.dtype)), c.layout(t), c.dtype));
   return r;
 }
 kverify::LaunchRequest wgmma_request(const std::string& case_rest) { return plan_request(case_rest, "bf16"); }

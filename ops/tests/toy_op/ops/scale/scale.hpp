@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/tensor_view.hpp"
-#include "ops/op_spec.hpp"
-#include "reference/expectation.hpp"
+#include "core/op_spec.hpp"
+#include "core/expectation.hpp"
 
 namespace kverify {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/dtype.hpp"
-#include "reference/expectation.hpp"
+#include "core/expectation.hpp"
 
 namespace kverify {
 

@@ -64,17 +64,14 @@ std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill) {
 void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow& row) {
   const Case& c = p.c;
   std::vector<std::unique_ptr<DeviceMemory>> mem;
-  LaunchRequest req;
-  req.dtype = c.dtype;
-  req.shape = c.shape;
+  LaunchRequest req = launch_request_of(c, Backend::cuda);
   req.stream = timer.stream();
-  for (std::size_t k = 0; k < c.op->params.size(); ++k) req.params.push_back(c.param(static_cast<int>(k)));
   for (int t = 0; t < c.op->tensor_count(); ++t) {
     mem.push_back(device_tensor(c, t, !c.op->tensors[static_cast<std::size_t>(t)].output));
     const Layout l = c.layout(t);
     const DType dtype = tensor_dtype(c, t);
-    req.tensors.push_back(
-        DeviceTensor::of(static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(dtype), l, dtype));
+    req.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(dtype),
+                                           l, dtype, c.op->tensors[static_cast<std::size_t>(t)].name));
   }
   std::unique_ptr<DeviceMemory> workspace;
   if (const std::size_t ws = p.variant->workspace_bytes ? p.variant->workspace_bytes(req) : 0; ws > 0) {

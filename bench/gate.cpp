@@ -108,12 +108,10 @@ std::string check_on_device(const Case& c, const Variant& v, std::span<const Tol
   }
   const auto guarded_run_on_device = [&](const char* run_name, Poison poison) {
     for (const int t : outputs) images[static_cast<std::size_t>(t)]->poison(poison, kRandomPoisonSeed);
-    LaunchRequest request;
-    request.dtype = c.dtype;
-    request.shape = c.shape;
-    for (std::size_t p = 0; p < c.op->params.size(); ++p) request.params.push_back(c.param(static_cast<int>(p)));
+    LaunchRequest request = launch_request_of(c, Backend::cuda);
     for (const auto& image : images)
-      request.tensors.push_back(DeviceTensor::of(image->element0(), image->layout(), image->dtype()));
+      request.tensors.push_back(
+          DeviceTensor::of(image->element0(), image->layout(), image->dtype(), c.op->tensors[request.tensors.size()].name));
     try {
       launch_on_device(v, request);
     } catch (const std::exception& e) {

@@ -71,9 +71,7 @@ std::string format_double(double v) {
 // The size of one dimension, checked against the op's domain for it.
 void set_size(Case& c, int d, std::int64_t n, std::string_view token) {
   const DimSpec& dim = c.op->dims[static_cast<std::size_t>(d)];
-  if (n < 1) bad(token, "size " + std::to_string(n) + " is below 1 (accepted: sizes >= 1, e.g. " +
-                            std::string(c.op->shape_form.empty() ? "dims=" : "shape=") +
-                            std::string(c.op->shape_example) + ")");
+  if (n < 1) bad(token, "size " + std::to_string(n) + " is below 1 (accepted: sizes >= 1, e.g. " + c.op->example_token() + ")");
   if (n < dim.min || n > dim.max || n % dim.multiple != 0)
     bad(token, "op " + std::string(c.op->name) + " takes dimension " + std::string(dim.name) + " in [" +
                    std::to_string(dim.min) + ", " + std::to_string(dim.max) + "]" +
@@ -463,7 +461,7 @@ Case parse_case(std::string_view line) {
   if (tokens.empty()) {
     const OpSpec& first = *all_ops()[0];
     throw InputError("empty Case: give at least op=NAME and its sizes, e.g. 'op=" + std::string(first.name) + " " +
-                     (first.shape_form.empty() ? "dims=" : "shape=") + std::string(first.shape_example) + "'");
+                     first.example_token() + "'");
   }
 
   Case c;

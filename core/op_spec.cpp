@@ -78,6 +78,14 @@ std::string OpSpec::sizes_token(std::span<const std::int64_t> sizes) const {
   return std::string(shape_form.empty() ? "dims=" : "shape=") + sizes_text(sizes);
 }
 
+std::string OpSpec::example_token() const {
+  return std::string(shape_form.empty() ? "dims=" : "shape=") + std::string(shape_example);
+}
+
+std::vector<std::string> OpSpec::boundary_lines() const {
+  return boundary_cases ? boundary_cases() : generic_boundary_cases(*this);
+}
+
 std::string op_names() {
   std::string s;
   for (const OpSpec* op : all_ops()) s += (s.empty() ? "" : ", ") + std::string(op->name);
@@ -92,7 +100,7 @@ const OpSpec* find_op(std::string_view name) {
 
 std::vector<std::string> boundary_case_lines(const OpSpec& op) {
   std::vector<std::string> lines;
-  const std::vector<std::string> cases = op.boundary_cases ? op.boundary_cases() : generic_boundary_cases(op);
+  const std::vector<std::string> cases = op.boundary_lines();
   const std::string prefix = "op=" + std::string(op.name) + " ";
   for (const char* dtype : {"f32", "f16", "bf16"})
     for (const auto& line : cases)

@@ -227,6 +227,10 @@ struct OpSpec {
   // of a Case line: "shape=4x1000" or "dims=N:4,C:1000".
   std::string sizes_text(std::span<const std::int64_t> sizes) const;
   std::string sizes_token(std::span<const std::int64_t> sizes) const;
+  // shape_example as a Case token: "shape=4x1000" or "dims=N:4,C:1000".
+  std::string example_token() const;
+  // The boundary Cases as the op gives them (OpSpec::boundary_cases), or generic_boundary_cases.
+  std::vector<std::string> boundary_lines() const;
 };
 
 // Every op: kverify's and the user's project's, in kverify_add_op order (a generated table).

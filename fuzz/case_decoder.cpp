@@ -539,9 +539,16 @@ Decoded walk(Coder& k, const DecodeOptions& o) {
   for (const auto& coder : kFieldCoders) coder.code(w);
   Decoded& d = w.d;
   // A variant that declares what it takes gets every input inside it (kernels/domain.hpp); where
-  // no Case near the drawn one is, its smallest Case.
-  if (d.variant && !fit_into(domain_of(*d.variant), d.c)) {
-    const Domain& domain = domain_of(*d.variant);
+  // no Case near the drawn one is, its smallest Case. `auto` with no variant that takes the Case
+  // (an op whose kernels all declare a domain) gets the first fuzzable variant's.
+  const Variant* fitted = d.variant;
+  if (!fitted && !o.variants.empty()) {
+    Case probe = d.c;
+    probe.backend = o.backend == Backend::automatic ? Backend::emu : o.backend;
+    if (!choose_variant(probe, nullptr)) fitted = o.variants.front();
+  }
+  if (fitted && !fit_into(domain_of(*fitted), d.c)) {
+    const Domain& domain = domain_of(*fitted);
     for (std::size_t i = 0; i < d.c.shape.size() && i < domain.min.size(); ++i)
       d.c.shape[i] = (domain.min[i] + domain.multiple[i] - 1) / domain.multiple[i] * domain.multiple[i];
     d.c.placement = {};

@@ -176,7 +176,7 @@ std::vector<std::string> command_seeds() {
   }
   for (const OpSpec* op : all_ops()) {
     const std::string name(op->name);
-    out.push_back("run\nop=" + name + " shape=" + std::string(op->shape_example) + " backend=emu");
+    out.push_back("run\nop=" + name + " " + op->example_token() + " backend=emu");
     out.push_back("check\n--backend\nemu\n--op\n" + name);
     out.push_back("fuzz\n" + name + "\n--time\n5\n--jobs\n2");
     out.push_back("replay\ncorpus/" + name);

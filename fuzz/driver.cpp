@@ -134,15 +134,37 @@ void validate(FuzzArgs& a) {
   }
 }
 
+// Without the fuzz tree: fuzz_run of this build (the same decoder and harness, no libFuzzer), on
+// the target's corpus when there is one, mutations of it and random inputs; nothing guides it.
+int run_without_fuzz_tree(const FuzzArgs& a, const fs::path& libfuzzer_binary) {
+  std::error_code ec;
+  const fs::path fuzz_run = fs::path(this_program()).parent_path().parent_path() / "fuzz" / "fuzz_run";
+  if (!fs::exists(fuzz_run, ec) || !a.passthrough.empty()) {  // libFuzzer's flags need libFuzzer
+    std::fprintf(stderr,
+                 "kverify fuzz: NOT RUN: %s is not built (./kverify fuzz builds the fuzz tree: cmake --preset fuzz), "
+                 "nor this build's fuzz_run (%s: cmake --build <build> --target fuzz_run)\n",
+                 libfuzzer_binary.c_str(), fuzz_run.c_str());
+    return 3;
+  }
+  const fs::path work = a.work ? fs::path(*a.work) : fs::current_path(ec) / "fuzz-work" / a.target;
+  fs::create_directories(work / "artifacts", ec);
+  if (ec) throw InputError("cannot create " + work.string() + ": " + ec.message());
+  std::printf("kverify fuzz: the fuzz tree (libFuzzer with coverage, clang) is not built (%s): %s runs through %s, "
+              "the same decoder and Cases on the corpus, its mutations and random inputs, WITHOUT coverage guidance\n",
+              libfuzzer_binary.c_str(), a.target.c_str(), fuzz_run.c_str());
+  std::fflush(stdout);
+  std::vector<std::string> args{fuzz_run.string(), a.target,  "--time",   std::to_string(a.seconds),
+                                "--artifacts",    (work / "artifacts").string(), "--backend", a.backend};
+  if (a.variant) args.insert(args.end(), {"--variant", *a.variant});
+  if (const fs::path corpus = source_root() / "corpus" / a.target; fs::exists(corpus, ec)) args.push_back(corpus.string());
+  const ChildResult r = run_child(args, {.echo = true});
+  return r.signal ? 1 : r.exit_code;
+}
+
 int run_fuzz(const FuzzArgs& a) {
   const fs::path bin = binary_of(a.target);
   std::error_code ec;
-  if (!fs::exists(bin, ec)) {
-    std::fprintf(stderr,
-                 "kverify fuzz: NOT RUN: %s is not built (./kverify fuzz builds the fuzz tree: cmake --preset fuzz)\n",
-                 bin.c_str());
-    return 3;
-  }
+  if (!fs::exists(bin, ec)) return run_without_fuzz_tree(a, bin);
   const fs::path root = source_root();
   const fs::path work = a.work ? fs::path(*a.work) : fuzz_build() / "fuzz-work" / a.target;
   const fs::path corpus = work / "corpus", artifacts = work / "artifacts";

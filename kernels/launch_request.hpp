@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "core/dtype.hpp"
@@ -18,9 +19,10 @@ struct DeviceTensor {
   Layout2D layout;
   Layout full;                 // every dimension's size and stride
   DType dtype = DType::f32;    // its element type (the storage dtype, or the one the op fixes)
+  std::string_view name;       // the op's name for it (x, w, mean, ...)
 
-  static DeviceTensor of(void* data, const Layout& l, DType dtype) {
-    DeviceTensor t{data, {}, l, dtype};
+  static DeviceTensor of(void* data, const Layout& l, DType dtype, std::string_view name = {}) {
+    DeviceTensor t{data, {}, l, dtype, name};
     if (const auto m = l.as_2d())
       t.layout = *m;
     else
@@ -34,6 +36,7 @@ struct LaunchRequest {
   std::vector<std::int64_t> shape;    // one size per dimension of the op
   std::vector<DeviceTensor> tensors;  // in the op's tensor order (core/op_spec.hpp)
   std::vector<double> params;         // one value per scalar parameter of the op, in its order
+  std::vector<std::string_view> dim_names, param_names;  // the op's names for them (messages)
   void* workspace = nullptr;          // Variant::workspace_bytes of device scratch, or null
   std::uint64_t schedule_seed = 0;    // emu only
   void* stream = nullptr;             // cuda only: a cudaStream_t

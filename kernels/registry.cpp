@@ -51,6 +51,26 @@ std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v, int out
   return c.op->tolerance(c, output);
 }
 
+std::vector<std::string> registration_problems() {
+  std::vector<std::string> problems;
+  for (const OpSpec* op : all_ops())
+    if (std::string p = op_declaration_problem(*op); !p.empty()) problems.push_back(p);
+  for (const auto& v : all_variants()) {
+    const std::string who = std::string(v.op) + "/" + std::string(v.name);
+    const OpSpec* op = find_op(v.op);
+    if (!op) {
+      problems.push_back(who + ": op " + std::string(v.op) + " is not declared in this build (accepted: " + op_names() + ")");
+      continue;
+    }
+    try {
+      static_cast<void>(parse_domain(v.accepts, *op));
+    } catch (const InputError& e) {
+      problems.push_back(who + ": ACCEPTS " + e.what());
+    }
+  }
+  return problems;
+}
+
 const Domain& domain_of(const Variant& v) {
   static const std::map<std::pair<std::string_view, std::string_view>, Domain> domains = [] {
     std::map<std::pair<std::string_view, std::string_view>, Domain> out;
@@ -93,11 +113,19 @@ std::optional<std::string> unsupported(const Variant& v, const Case& c, Backend 
 }
 
 const Variant* choose_variant(const Case& c, std::string* why_none) {
+  // An op with variants of kverify's own dispatches among them (their auto_when); an op with none
+  // (a user's op) takes the first of its registered variants that supports the Case.
+  const auto all = all_variants();
+  const std::size_t own = all.size() - added_variants().size();
+  bool op_has_own = false;
+  for (std::size_t i = 0; i < own; ++i) op_has_own = op_has_own || all[i].op == c.op->name;
   std::string reasons;
-  for (const auto& v : all_variants()) {
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Variant& v = all[i];
     if (v.op != c.op->name || v.mutant) continue;
     const auto problem = unsupported(v, c, c.backend);
-    if (!problem && (!v.auto_when || v.auto_when(c))) return &v;
+    const bool wanted = !op_has_own || !v.auto_when || v.auto_when(c);
+    if (!problem && wanted) return &v;
     if (problem) reasons += (reasons.empty() ? "" : "; ") + *problem;
   }
   if (why_none)

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/case.hpp"
 #include "kernels/domain.hpp"
@@ -56,6 +57,11 @@ struct Variant {
 
 std::span<const Variant> all_variants();
 
+// What is wrong with this build's declarations, one line each (empty: nothing): an op whose
+// declaration is inconsistent (op_declaration_problem), a variant of an op the build does not
+// have, an ACCEPTS token that names no dimension of its op. The command line refuses to run on them.
+std::vector<std::string> registration_problems();
+
 // Each kernel folder's production variants, in dispatch order: kernels::<op>::variants() in
 // kernels/<op>/variants.cpp, for every folder of kernels/folders.def.
 #define KVERIFY_KERNEL_FOLDER(op)      \
@@ -82,7 +88,9 @@ std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v, int out
 // The variant's declared domain, parsed from `accepts` (an empty Domain when it declares none).
 const Domain& domain_of(const Variant& v);
 
-// The variant `auto` picks for this Case (never a mutant), or nullopt with the reason.
+// The variant `auto` picks for this Case (never a mutant), or nullopt with the reason: among
+// kverify's own variants of the op, the first whose auto_when takes it; for an op with none of
+// kverify's (a user's op), the first registered variant that supports it.
 const Variant* choose_variant(const Case& c, std::string* why_none);
 
 // Why this variant cannot run on this backend whatever the Case (a cuda-only tensor-core kernel on

@@ -55,18 +55,18 @@ Backend resolve_backend(Backend requested) {
   return backend_available(Backend::cuda, nullptr) ? Backend::cuda : Backend::emu;
 }
 
-namespace {
-
-LaunchRequest request_for(const Case& c, Backend backend) {
+LaunchRequest launch_request_of(const Case& c, Backend backend) {
   LaunchRequest r;
   r.dtype = c.dtype;
   r.shape = c.shape;
-  for (std::size_t p = 0; p < c.op->params.size(); ++p) r.params.push_back(c.param(static_cast<int>(p)));
+  for (std::size_t p = 0; p < c.op->params.size(); ++p) {
+    r.params.push_back(c.param(static_cast<int>(p)));
+    r.param_names.push_back(c.op->params[p].name);
+  }
+  for (const auto& d : c.op->dims) r.dim_names.push_back(d.name);
   r.schedule_seed = backend == Backend::emu ? c.schedule : 0;
   return r;
 }
-
-}  // namespace
 
 void launch_on_device(const Variant& variant, LaunchRequest& request) {
 #if KVERIFY_HAVE_CUDA
@@ -91,12 +91,13 @@ void launch_on_device(const Variant& variant, LaunchRequest& request) {
 }
 
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
-  LaunchRequest request = request_for(c, backend);
+  LaunchRequest request = launch_request_of(c, backend);
   if (backend == Backend::emu) {
     // emu's device memory is the images themselves, watched by the race detector while they are.
     std::vector<std::unique_ptr<emu::race::GlobalRegion>> watched;
     for (auto& image : images) {
-      request.tensors.push_back(DeviceTensor::of(image.element(0, 0), image.layout(), image.dtype()));
+      request.tensors.push_back(DeviceTensor::of(image.element(0, 0), image.layout(), image.dtype(),
+                                                 c.op->tensors[request.tensors.size()].name));
       for (const auto& s : image.segments())  // a far layout's mapped pages, or the whole image
         watched.push_back(std::make_unique<emu::race::GlobalRegion>(image.data() + s.begin, s.end - s.begin,
                                                                     "tensor " + image.name()));
@@ -127,7 +128,8 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
       device = buffers.back()->data();
     }
     const std::size_t first = static_cast<std::size_t>(image.element(0, 0) - image.data());
-    request.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(device) + first, image.layout(), image.dtype()));
+    request.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(device) + first, image.layout(), image.dtype(),
+                                               c.op->tensors[request.tensors.size()].name));
   }
   launch_on_device(variant, request);
   for (std::size_t i = 0; i < images.size(); ++i)

@@ -23,6 +23,10 @@ Backend resolve_backend(Backend requested);
 // Always false for emu (a fault there is a signal).
 bool device_context_lost(Backend b, std::string* why);
 
+// The request of a Case, its tensors to be filled in: dtype, sizes, parameters and the op's names
+// for them, the schedule seed on emu.
+LaunchRequest launch_request_of(const Case& c, Backend backend);
+
 // Throws emu::LaunchError or cuda::Error (as std::runtime_error) when the launch fails.
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images);
 

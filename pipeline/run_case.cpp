@@ -312,9 +312,13 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     }
     for (auto& m : cmp.first_mismatches)
       if (verdict.first_mismatches.size() < Verdict::kMaxListed) verdict.first_mismatches.push_back(std::move(m));
-    for (auto r : cmp.failed_rows)
-      if (verdict.failed_rows.size() < Verdict::kMaxListed) verdict.failed_rows.push_back(r);
+    for (auto r : cmp.failed_rows) verdict.failed_rows.push_back(r);
   }
+  // Rows of several outputs: each row once, the count the largest output's (their rows are the op's).
+  std::sort(verdict.failed_rows.begin(), verdict.failed_rows.end());
+  verdict.failed_rows.erase(std::unique(verdict.failed_rows.begin(), verdict.failed_rows.end()), verdict.failed_rows.end());
+  if (verdict.failed_rows.size() > Verdict::kMaxListed) verdict.failed_rows.resize(Verdict::kMaxListed);
+  for (const auto& o : verdict.outputs) verdict.stats.failed_rows = std::max(verdict.stats.failed_rows, o.stats.failed_rows);
 
   decide_outcome(verdict);
   if (c.backend == Backend::emu && !verdict.checks_passed.empty())

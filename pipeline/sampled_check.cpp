@@ -175,6 +175,7 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
       merge_into(total, totals[k]);
     if (outputs.size() > 1) verdict.outputs.push_back({name, totals[k], tolerances[k]->describe()});
   }
+  for (const auto& k : totals) total.failed_rows = std::max(total.failed_rows, k.failed_rows);  // rows of the op
   verdict.stats = total;
   verdict.first_mismatches = std::move(mismatches);
   verdict.failed_rows = std::move(failed_rows);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "kernels/registry.hpp"
 #include "runtime/emu/race_detector.hpp"
 #include "tools/command.hpp"
 
@@ -23,6 +24,11 @@ int main(int argc, char** argv) {
     for (const Command* k : all_commands()) names += (names.empty() ? "" : ", ") + std::string(k->name);
     std::fprintf(stderr, "kverify: unknown command %s (accepted: %s, test; ./kverify --help)\n",
                  kverify::shown(args[0]).c_str(), names.c_str());
+    return kBadInput;
+  }
+  // A build whose declarations contradict themselves (an op's, a registration's) runs nothing.
+  if (const auto problems = kverify::registration_problems(); !problems.empty()) {
+    for (const auto& p : problems) std::fprintf(stderr, "kverify: this build's declarations: %s\n", p.c_str());
     return kBadInput;
   }
   const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);

@@ -3,6 +3,7 @@
 #include "core/op_spec.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace kverify {
@@ -176,10 +177,45 @@ std::vector<std::string> generic_boundary_cases(const OpSpec& op) {
   return lines;
 }
 
+std::string op_help(const OpSpec& op) {
+  std::string out = "  " + std::string(op.name) + ": " + std::string(op.summary) + "\n    sizes: " +
+                    op.example_token().substr(0, op.example_token().find('=')) + "=" +
+                    (op.shape_form.empty() ? std::string(op.shape_example) : std::string(op.shape_form)) + ";";
+  for (const auto& d : op.dims) {
+    out += " " + std::string(d.name);
+    if (d.min > 1 || d.max < INT64_MAX || d.multiple > 1)
+      out += " in [" + std::to_string(d.min) + ", " + (d.max < INT64_MAX ? std::to_string(d.max) : std::string("-")) +
+             "]" + (d.multiple > 1 ? " x" + std::to_string(d.multiple) : "");
+    out += " (" + std::string(d.meaning) + ")";
+  }
+  out += "\n    tensors:";
+  for (const auto& t : op.tensors) {
+    std::string shape;
+    for (const auto d : t.shape())
+      shape += (shape.empty() ? "" : ",") + (d == kUnitDim ? std::string("1") : std::string(op.dims[static_cast<std::size_t>(d)].name));
+    out += " " + std::string(t.name) + "[" + shape + "]" + (t.element == ElementType::storage ? "" : " " + std::string(name(t.element))) +
+           (t.output ? " (out)" : "");
+  }
+  if (!op.params.empty()) {
+    out += "\n    parameters:";
+    for (const auto& p : op.params) {
+      std::string def;
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", p.default_value);
+      def = p.kind == ParamKind::choice    ? std::string(p.choices[static_cast<std::size_t>(p.default_value)])
+            : p.kind == ParamKind::boolean ? (p.default_value != 0 ? "true" : "false")
+                                           : std::string(buf);
+      out += " " + std::string(p.name) + "=" + def + " (" + std::string(p.meaning) + ")";
+    }
+  }
+  return out + "\n";
+}
+
 std::string op_declaration_problem(const OpSpec& op) {
   const std::string where = "op " + std::string(op.name) + ": ";
-  if (op.name.empty() || op.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos)
-    return "op '" + std::string(op.name) + "': a name is lower-case letters, digits and '_'";
+  if (op.name.empty() || op.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos ||
+      op.name == "op")
+    return "op '" + std::string(op.name) + "': a name is lower-case letters, digits and '_', and not 'op'";
   if (op.dims.empty()) return where + "declares no dimension";
   if (op.tensors.empty() || op.first_output() < 0) return where + "declares no output tensor";
   if (op.tensors.size() > 16) return where + "declares more than 16 tensors";

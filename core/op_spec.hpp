@@ -245,6 +245,9 @@ std::vector<std::string> boundary_case_lines(const OpSpec& op);
 // (1, 2, 3, 31, 32, 33, 127, 128, 129, 1000, 1025, 4097 where the domain has them), the others at a
 // few rows; contiguous, padded and offset layouts; negative and integer values.
 std::vector<std::string> generic_boundary_cases(const OpSpec& op);
+// The op as `kverify help case` lists it: its sizes form, dimensions with their domains, tensors
+// with shapes and element types, parameters with their forms and defaults.
+std::string op_help(const OpSpec& op);
 // Why this op's declaration is inconsistent (a tensor naming no dimension, two tensors of one name,
 // an index tensor of a non-integer type, ...), or empty; the op table checks every op with it.
 std::string op_declaration_problem(const OpSpec& op);

@@ -11,7 +11,7 @@
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 : "${OUT:?set OUT to the output folder}" "${CXX:?}" "${LIB_FUZZING_ENGINE:?}"
 build="${WORK:-/tmp}/kverify-fuzz-build"
-ops=($(sed -n 's/^KVERIFY_OP(\([a-z0-9_]*\))$/\1/p' "$root/ops/ops.def"))  # the op targets: ops/ops.def
+ops=($(sed -n 's/^kverify_add_op(NAME \([a-z0-9_]*\) .*/\1/p' "$root/ops/CMakeLists.txt"))  # the op targets: kverify's ops
 targets=("${ops[@]}" case_parser cli report_json)
 if [[ "${CXXFLAGS:-}" == *-stdlib=libc++* ]]; then
   # fuzz_cli links RapidCheck (check's property catalogue); Debian's is built against libstdc++.

@@ -1,5 +1,5 @@
 // The fuzz targets by name: one libFuzzer binary each (build-fuzz/fuzz/fuzz_<name>), one corpus
-// folder each (corpus/<name>/): a target per op of ops/ops.def, then the text targets and the
+// folder each (corpus/<name>/): a target per op of the op table, then the text targets and the
 // planted-bug demo. The kverify command line reads this list to find them.
 #pragma once
 

@@ -19,7 +19,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-ops=($(sed -n 's/^KVERIFY_OP(\([a-z0-9_]*\))$/\1/p' ops/ops.def))  # the op fuzz targets
+ops=($(sed -n 's/^kverify_add_op(NAME \([a-z0-9_]*\) .*/\1/p' ops/CMakeLists.txt))  # the op fuzz targets: kverify's ops
 
 # The binaries the run uses (built here, carried to the GPU machine under gpu-stage/).
 kStaged=(build-gpu/tools/kverify build-gpu/runtime/cuda/cuda_tests build-gpu/pipeline/pipeline_tests

@@ -270,6 +270,41 @@ std::string preconditions_help(bool markdown) {
   return out.str();
 }
 
+std::string launcher_prototype(const OpSpec& op, bool strided) {
+  const auto type_of = [](const TensorSpec& t) {
+    switch (t.element) {
+      case ElementType::storage:
+        return std::string("T");
+      case ElementType::f32:
+        return std::string("float");
+      case ElementType::f64:
+        return std::string("double");
+      case ElementType::i32:
+        return std::string("int");
+      case ElementType::i64:
+        return std::string("long long");
+      case ElementType::u8:
+        return std::string("unsigned char");
+    }
+    return std::string("T");
+  };
+  std::string args;
+  const auto add = [&](const std::string& a) { args += (args.empty() ? "" : ", ") + a; };
+  for (const auto& t : op.tensors) add((t.output ? "" : "const ") + type_of(t) + "* " + std::string(t.name));
+  for (const auto& d : op.dims) add((strided ? "long long n_" : "int n_") + std::string(d.name));
+  if (strided)
+    for (const auto& t : op.tensors)
+      for (int d = 0; d < t.rank; ++d) add("long long " + std::string(t.name) + "_stride" + std::to_string(d));
+  for (const auto& p : op.params) {
+    const char* type = p.kind == ParamKind::real      ? "float "
+                       : p.kind == ParamKind::boolean ? "bool "
+                                                      : "int ";
+    add(type + std::string(p.name));
+  }
+  add("cudaStream_t stream");
+  return "void launch(" + args + ")";
+}
+
 std::string signatures_help(bool markdown) {
   struct Signature {
     std::string_view name, ops, arguments, implies;
@@ -291,6 +326,12 @@ std::string signatures_help(bool markdown) {
   out << (markdown ? "\n" : "")
       << "T is float, __half or __nv_bfloat16 from the Case's dtype; with WORKSPACE a void* workspace comes before the "
          "stream, with NO_STREAM the stream is left out.\n";
+  out << (markdown ? "\n" : "") << "SIGNATURE tensors, op by op (tensors_strided: sizes as long long, then each "
+      << "tensor's strides; a size or parameter may take any integer or floating type that holds it):\n"
+      << (markdown ? "\n" : "");
+  for (const OpSpec* op : all_ops())
+    out << (markdown ? "- " : "  ") << op->name << ": " << (markdown ? "`" : "") << launcher_prototype(*op, false)
+        << (markdown ? "`" : "") << "\n";
   return out.str();
 }
 

@@ -47,6 +47,9 @@ bool fit_into(const Domain& d, Case& c);
 // as its logical rows x cols (core/layout.hpp): the row stride of a tensor of rank 3 and more is
 // each stride but the last.
 std::string preconditions_help(bool markdown);
+// The launcher an op's SIGNATURE tensors (or tensors_strided) calls, as C++: "void launch(const T* x,
+// ..., cudaStream_t stream)".
+std::string launcher_prototype(const OpSpec& op, bool strided);
 // `kverify help signatures`: the launcher signatures kverify_add_kernel adapts to (kernels/signatures.def).
 std::string signatures_help(bool markdown);
 

@@ -79,9 +79,12 @@ int help(const ParsedOptions& o) {
   if (topic == "case") {
     if (markdown)
       std::printf("%s", case_fields_help(true).c_str());  // the README's table
-    else
+    else {
       std::printf("Case fields (key=value tokens, any order; omitted fields take their default):\n%s",
                   case_fields_help(false).c_str());
+      std::printf("Ops (their dimensions, tensors and parameters name the fields above):\n");
+      for (const OpSpec* op : all_ops()) std::printf("%s", op_help(*op).c_str());
+    }
     return kPass;
   }
   if (topic == "values") {

@@ -1,9 +1,10 @@
 // `kverify new <op> <name>`: a variant folder that builds and passes `kverify check` as it is, for
-// the user to make theirs. Here: the options, the launcher per op and signature, the checks; the
+// the user to make theirs; `kverify new op <name>`: an op folder of their own (kverify_add_op). Here: the options, the launcher per op and signature, the checks; the
 // files are written by tools/scaffold/write_scaffold.cpp.
 #include "core/error.hpp"
 #include "core/op_spec.hpp"
 #include "tools/command.hpp"
+#include "tools/scaffold/templates.hpp"
 #include "tools/scaffold/write_scaffold.hpp"
 
 namespace kverify::cli {
@@ -78,22 +79,40 @@ constexpr OpScaffold kOps[] = {
     {"matmul_relu", " MAX_ROWS 1048560", "scaffold: one thread per element of C, the K products in order"},
 };
 
+// An op folder: the op (a scaffold op of two inputs, a parameter and one output) and a kernel of
+// it, `kverify new op <name>`.
+int new_op_folder(const ParsedOptions& o, const std::string& name) {
+  if (find_op(name))
+    throw InputError("op " + shown(name) + " exists already (accepted: a new op's name; `kverify new " + name +
+                     " <kernel>` scaffolds a kernel of it)");
+  if (o.has("--signature"))
+    throw InputError("--signature is a kernel folder's (an op folder's kernel takes SIGNATURE tensors)");
+  namespace s = scaffold;
+  return write_scaffold({o.text("--dir", name), name, name, "tensors", "", "", "",
+                         {{"CMakeLists.txt", s::kOp_CMakeLists_txt},
+                          {"@NAME@_op.cpp", s::kOp_op_cpp},
+                          {"@NAME@.cu", s::kOp_kernel_cu},
+                          {"README.md", s::kOp_README_md}}});
+}
+
 int new_variant_folder(const ParsedOptions& o) {
   const std::string& op = o.operands.at(0);
   const std::string& name = o.operands.at(1);
+  bool identifier = !name.empty() && (name[0] == '_' || (name[0] >= 'a' && name[0] <= 'z'));
+  for (char c : name) identifier = identifier && (c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+  if (!identifier)
+    throw InputError("name " + shown(name) +
+                     " is not a lower-case identifier (accepted: [a-z_][a-z0-9_]*, e.g. my_kernel; it names the "
+                     "variant (or the op), the folder, the .cu and its namespace)");
+  if (op == "op") return new_op_folder(o, name);
   const OpScaffold* spec = nullptr;
   std::string ops;
   for (const auto& s : kOps) {
     if (s.op == op) spec = &s;
     ops += (ops.empty() ? "" : ", ") + std::string(s.op);
   }
-  if (!spec || !find_op(op)) throw InputError("unknown op " + shown(op) + " (accepted: " + ops + ")");
-  bool identifier = !name.empty() && (name[0] == '_' || (name[0] >= 'a' && name[0] <= 'z'));
-  for (char c : name) identifier = identifier && (c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
-  if (!identifier)
-    throw InputError("name " + shown(name) +
-                     " is not a lower-case identifier (accepted: [a-z_][a-z0-9_]*, e.g. my_kernel; it names the "
-                     "variant, the folder, the .cu and its namespace)");
+  if (!spec || !find_op(op))
+    throw InputError("unknown op " + shown(op) + " (accepted: " + ops + "; or op, for an op folder of your own: kverify new op <name>)");
   std::string signature;
   std::string signatures;
   const Launcher* launcher = nullptr;
@@ -107,7 +126,10 @@ int new_variant_folder(const ParsedOptions& o) {
                      " scaffold is written in (accepted: " + signatures + "; `kverify help signatures`)");
 
   return write_scaffold({o.text("--dir", name), op, name, std::string(launcher->signature), std::string(launcher->text),
-                         std::string(spec->limits), std::string(spec->strategy)});
+                         std::string(spec->limits), std::string(spec->strategy),
+                         {{"CMakeLists.txt", scaffold::kCMakeLists},
+                          {"@NAME@.cu", scaffold::kernel_source(op)},
+                          {"README.md", scaffold::kReadme}}});
 }
 
 std::string signature_check(std::string_view value) {
@@ -131,11 +153,16 @@ constexpr Option kNewOptions[] = {
 const Command kNewCommand{
     "new",
     {"<op> <name>", 2, 2},
-    "scaffold a variant folder (CMakeLists, the kernel in ordinary CUDA, a README) that passes check as it is",
-    "Writes <dir>/CMakeLists.txt (kverify_add_kernel and kverify_add_tests), <dir>/<name>.cu (a correct\n"
-    "kernel of the op and its launcher in the chosen signature, float/__half/__nv_bfloat16) and\n"
-    "<dir>/README.md (how to build it against this kverify, run its ctest, and make it yours):\n"
+    "scaffold a kernel folder, or with `op` an op folder of your own, that passes check as it is",
+    "kverify new <op> <name>: <dir>/CMakeLists.txt (kverify_add_kernel and kverify_add_tests),\n"
+    "<dir>/<name>.cu (a correct kernel of the op and its launcher in the chosen signature,\n"
+    "float/__half/__nv_bfloat16) and <dir>/README.md (how to build it against this kverify, run its\n"
+    "ctest, and make it yours):\n"
     "  kverify new softmax my_kernel\n"
+    "kverify new op <name>: an op of your own, declared with kverify_add_op (docs/your-op.md):\n"
+    "<dir>/CMakeLists.txt, <dir>/<name>_op.cpp (the op: dimensions, tensors, a parameter, reference,\n"
+    "tolerance, eager composition), <dir>/<name>.cu (a kernel of it, SIGNATURE tensors), README.md:\n"
+    "  kverify new op my_norm\n"
     "Never writes into a folder that has files.\n",
     kNewOptions,
     "0 created, 2 bad input (an unknown op or signature, a bad name, a folder that has files)",

@@ -21,7 +21,7 @@ enum class ValueKind : std::uint8_t {
   whole,    // a whole number in [min, max]
   seed,     // an unsigned 64-bit whole number
   choice,   // one of `accepted`, '|'-separated ("emu|cuda|all")
-  op,       // an op of ops/ops.def
+  op,       // an op of the op table (all_ops)
   variant,  // a variant of the registry (`kverify list`), mutants included
   dtype,    // a storage dtype: f32, f16, bf16
 };

@@ -46,19 +46,17 @@ int write_scaffold(const ScaffoldRequest& r) {
     out = replaced(out, "@KVERIFY_BUILD@", KVERIFY_BUILD_DIR);
     return out;
   };
-  const std::pair<std::string, std::string> files[] = {
-      {"CMakeLists.txt", fill(cli::scaffold::kCMakeLists)},
-      {r.name + ".cu", fill(cli::scaffold::kernel_source(r.op))},
-      {"README.md", fill(cli::scaffold::kReadme)},
-  };
-  for (const auto& [file, text] : files) {
+  std::string written;
+  for (const auto& [file_template, text] : r.files) {
+    const std::string file = replaced(file_template, "@NAME@", r.name);
     std::ofstream out(dir / file, std::ios::binary);
-    out << text;
+    out << fill(text);
     if (!out.flush())
       throw InputError("cannot write " + shown((dir / file).string()) + " (accepted: a folder this user can write)");
+    written += (written.empty() ? "" : ", ") + file;
   }
-  std::printf("created %s/: CMakeLists.txt, %s.cu (%s, SIGNATURE %s), README.md\n", dir.string().c_str(),
-              r.name.c_str(), r.op.c_str(), std::string(r.signature).c_str());
+  std::printf("created %s/: %s (%s, SIGNATURE %s)\n", dir.string().c_str(), written.c_str(), r.op.c_str(),
+              std::string(r.signature).c_str());
   std::printf("next: %s/README.md (build it against %s, then ctest)\n", dir.string().c_str(), KVERIFY_BUILD_DIR);
   return 0;
 }

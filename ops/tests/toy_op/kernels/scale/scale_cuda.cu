@@ -1,2 +1,0 @@
-#define KV_BACKEND cuda
-#include "kernels/scale/launchers.inl"

@@ -53,8 +53,9 @@ std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill) {
   auto mem = std::make_unique<DeviceMemory>(bytes);
   if (fill) {
     const auto rows = l.as_2d();  // bench Cases are contiguous: their dimensions collapse into rows
-    if (!rows) throw std::logic_error("bench: tensor " + std::string(c.op->tensors[static_cast<std::size_t>(t)].name) +
-                                      " is not contiguous");
+    if (!rows)
+      throw std::logic_error("bench: tensor " + std::string(c.op->tensors[static_cast<std::size_t>(t)].name) +
+                             " is not contiguous");
     draw_on_device(static_cast<unsigned char*>(mem->data) + static_cast<std::size_t>(l.offset) * es, *rows, dtype,
                    input_draw(c, t));
   }
@@ -70,8 +71,8 @@ void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow
     mem.push_back(device_tensor(c, t, !c.op->tensors[static_cast<std::size_t>(t)].output));
     const Layout l = c.layout(t);
     const DType dtype = tensor_dtype(c, t);
-    req.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(dtype),
-                                           l, dtype, c.op->tensors[static_cast<std::size_t>(t)].name));
+    req.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(dtype), l,
+                                           dtype, c.op->tensors[static_cast<std::size_t>(t)].name));
   }
   std::unique_ptr<DeviceMemory> workspace;
   if (const std::size_t ws = p.variant->workspace_bytes ? p.variant->workspace_bytes(req) : 0; ws > 0) {
@@ -84,7 +85,8 @@ void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow
   try {
     BaselineInputs in{c.dtype, c.shape, {}, timer.stream(), req.params};
     for (int t = 0; t < c.op->tensor_count(); ++t)
-      if (!c.op->tensors[static_cast<std::size_t>(t)].output) in.inputs.push_back(req.tensors[static_cast<std::size_t>(t)].data);
+      if (!c.op->tensors[static_cast<std::size_t>(t)].output)
+        in.inputs.push_back(req.tensors[static_cast<std::size_t>(t)].data);
     const Baseline b = op_baseline(*c.op, in);
     br.name = b.name;
     br.detail = b.detail;

@@ -257,7 +257,7 @@ void* DeviceImage::element0() const {
 
 void DeviceImage::draw(const recipe_math::Draw& draw) {
   draw_values<<<blocks_for(static_cast<std::uint64_t>(layout_.elements())), kThreads>>>(impl_->geometry, impl_->base(),
-                                                                                         dtype_, draw);
+                                                                                        dtype_, draw);
   finish("drawing the inputs on the device");
 }
 

@@ -110,8 +110,8 @@ std::string check_on_device(const Case& c, const Variant& v, std::span<const Tol
     for (const int t : outputs) images[static_cast<std::size_t>(t)]->poison(poison, kRandomPoisonSeed);
     LaunchRequest request = launch_request_of(c, Backend::cuda);
     for (const auto& image : images)
-      request.tensors.push_back(
-          DeviceTensor::of(image->element0(), image->layout(), image->dtype(), c.op->tensors[request.tensors.size()].name));
+      request.tensors.push_back(DeviceTensor::of(image->element0(), image->layout(), image->dtype(),
+                                                 c.op->tensors[request.tensors.size()].name));
     try {
       launch_on_device(v, request);
     } catch (const std::exception& e) {
@@ -163,7 +163,8 @@ std::string check_on_device(const Case& c, const Variant& v, std::span<const Tol
       r.resize(static_cast<std::size_t>(c.layout(t).rows()));
       std::iota(r.begin(), r.end(), std::int64_t{0});
     }
-    const DeviceImage& image = spec(t).output ? *first[static_cast<std::size_t>(t)] : *images[static_cast<std::size_t>(t)];
+    const DeviceImage& image =
+        spec(t).output ? *first[static_cast<std::size_t>(t)] : *images[static_cast<std::size_t>(t)];
     compact[static_cast<std::size_t>(t)] = image.gather_rows(r);
     if (!spec(t).output) {
       const auto [checked, copied] = check_replayable(c, t, r, compact[static_cast<std::size_t>(t)], threads);

@@ -42,13 +42,16 @@ std::string parse_bench_shape(std::string_view s) {
     if (named) {
       const auto colon = part.find(':');
       const std::string_view dim = colon == std::string_view::npos ? std::string_view{} : part.substr(0, colon);
-      if (dim.empty() || dim.find_first_of(" =") != std::string_view::npos) part = {};
-      else part = part.substr(colon + 1);
+      if (dim.empty() || dim.find_first_of(" =") != std::string_view::npos)
+        part = {};
+      else
+        part = part.substr(colon + 1);
     }
     std::uint64_t v = 0;
     if (!parse_u64(part, v) || v == 0 || v > (1ull << 40))
-      throw InputError("bad --shape '" + std::string(s) +
-                       "' (accepted: RxC or MxNxK with sizes >= 1, e.g. 4096x1024, or the op's NAME:N,..., e.g. N:4096,C:1024)");
+      throw InputError(
+          "bad --shape '" + std::string(s) +
+          "' (accepted: RxC or MxNxK with sizes >= 1, e.g. 4096x1024, or the op's NAME:N,..., e.g. N:4096,C:1024)");
     ++parts;
     if (x == std::string_view::npos) break;
     start = x + 1;

@@ -2,9 +2,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <stdexcept>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.hpp"
 
@@ -71,7 +71,8 @@ std::string format_double(double v) {
 // The size of one dimension, checked against the op's domain for it.
 void set_size(Case& c, int d, std::int64_t n, std::string_view token) {
   const DimSpec& dim = c.op->dims[static_cast<std::size_t>(d)];
-  if (n < 1) bad(token, "size " + std::to_string(n) + " is below 1 (accepted: sizes >= 1, e.g. " + c.op->example_token() + ")");
+  if (n < 1)
+    bad(token, "size " + std::to_string(n) + " is below 1 (accepted: sizes >= 1, e.g. " + c.op->example_token() + ")");
   if (n < dim.min || n > dim.max || n % dim.multiple != 0)
     bad(token, "op " + std::string(c.op->name) + " takes dimension " + std::string(dim.name) + " in [" +
                    std::to_string(dim.min) + ", " + std::to_string(dim.max) + "]" +
@@ -109,8 +110,11 @@ std::string param_form(const ParamSpec& p) {
     case ParamKind::real:
       break;
   }
-  const auto bound = [&](double b) { return p.kind == ParamKind::integer ? std::to_string(static_cast<long long>(b)) : format_double(b); };
-  const bool has_min = p.min > -std::numeric_limits<double>::max(), has_max = p.max < std::numeric_limits<double>::max();
+  const auto bound = [&](double b) {
+    return p.kind == ParamKind::integer ? std::to_string(static_cast<long long>(b)) : format_double(b);
+  };
+  const bool has_min = p.min > -std::numeric_limits<double>::max(),
+             has_max = p.max < std::numeric_limits<double>::max();
   std::string s = p.kind == ParamKind::integer ? "a whole number" : "a finite number";
   if (has_min && has_max) return s + " in [" + bound(p.min) + ", " + bound(p.max) + "]";
   if (has_min) return s + " >= " + bound(p.min);
@@ -185,14 +189,16 @@ const FieldImpl kFields[] = {
      },
      [](const Case& c, int) -> std::optional<std::string> { return std::string(name(c.dtype)); },
      Per::once},
-    {{"shape", "RxC | MxNxK", "(required: shape or dims)", "the sizes in order, for the ops that have the form: {shapes}"},
+    {{"shape", "RxC | MxNxK", "(required: shape or dims)",
+      "the sizes in order, for the ops that have the form: {shapes}"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        if (c.op->shape_form.empty())
          bad(token, "op " + std::string(c.op->name) + " gives its sizes as dims=<name>:<size>,... (its dimensions: " +
                         dims_list(*c.op) + "; e.g. dims=" + std::string(c.op->shape_example) + ")");
        const auto parts = split(v, 'x');
        std::vector<std::int64_t> sizes;
-       for (const auto part : parts) sizes.push_back(parse_int<std::int64_t>(part, token, "a size (a whole number >= 1)"));
+       for (const auto part : parts)
+         sizes.push_back(parse_int<std::int64_t>(part, token, "a size (a whole number >= 1)"));
        if (parts.size() != c.op->dims.size())
          bad(token, "op " + std::string(c.op->name) + " takes shape=" + std::string(c.op->shape_form) + ", " +
                         std::to_string(c.op->dims.size()) + " sizes joined by 'x'");
@@ -204,7 +210,8 @@ const FieldImpl kFields[] = {
        return c.op->sizes_text(c.shape);
      },
      Per::once},
-    {{"dims", "NAME:N,...", "(required: shape or dims)", "the size of every dimension of the op by name, e.g. dims=N:4,C:1000"},
+    {{"dims", "NAME:N,...", "(required: shape or dims)",
+      "the size of every dimension of the op by name, e.g. dims=N:4,C:1000"},
      [](Case& c, std::string_view v, std::string_view token, int) {
        c.shape.assign(c.op->dims.size(), 0);
        for (auto part : split(v, ',')) {
@@ -216,7 +223,8 @@ const FieldImpl kFields[] = {
          if (d < 0)
            bad(token, "op " + std::string(c.op->name) + " has no dimension " + shown(part.substr(0, colon)) +
                           " (its dimensions: " + dims_list(*c.op) + ")");
-         if (c.shape[static_cast<std::size_t>(d)] != 0) bad(token, "dimension " + shown(part.substr(0, colon)) + " is given twice");
+         if (c.shape[static_cast<std::size_t>(d)] != 0)
+           bad(token, "dimension " + shown(part.substr(0, colon)) + " is given twice");
          set_size(c, d, parse_int<std::int64_t>(part.substr(colon + 1), token, "a size (a whole number >= 1)"), token);
        }
        for (std::size_t d = 0; d < c.shape.size(); ++d)
@@ -240,7 +248,8 @@ const FieldImpl kFields[] = {
                                     std::to_string(rank) + " dimension(s): give " + std::to_string(rank) +
                                     " stride(s) joined by ','");
        Strides s;
-       for (const auto part : parts) s[s.rank++] = parse_int<std::int64_t>(part, token, "a stride (a whole number >= 1)");
+       for (const auto part : parts)
+         s[s.rank++] = parse_int<std::int64_t>(part, token, "a stride (a whole number >= 1)");
        c.placement[t].strides = s;
      },
      [](const Case& c, int t) -> std::optional<std::string> {
@@ -260,7 +269,8 @@ const FieldImpl kFields[] = {
        return std::to_string(c.placement[t].offset);
      },
      Per::tensor},
-    {{"<p>", "VALUE", "the op's", "scalar parameter <p> of the op (eps, scale, causal, ...; `kverify help case` lists each op's)"},
+    {{"<p>", "VALUE", "the op's",
+      "scalar parameter <p> of the op (eps, scale, causal, ...; `kverify help case` lists each op's)"},
      [](Case& c, std::string_view v, std::string_view token, int p) {
        const ParamSpec& spec = c.op->params[static_cast<std::size_t>(p)];
        const double value = parse_param(spec, v, token);
@@ -363,7 +373,8 @@ const std::vector<CaseField> kCaseFields = [] {
     if (const auto at = fields.back().meaning.find("{shapes}"); at != std::string::npos) {
       std::string forms;
       for (const OpSpec* op : all_ops())
-        if (!op->shape_form.empty()) forms += (forms.empty() ? "" : ", ") + std::string(op->name) + " " + std::string(op->shape_form);
+        if (!op->shape_form.empty())
+          forms += (forms.empty() ? "" : ", ") + std::string(op->name) + " " + std::string(op->shape_form);
       fields.back().meaning.replace(at, 8, forms.empty() ? "none" : forms);
     }
   }
@@ -484,7 +495,8 @@ Case parse_case(std::string_view line) {
     if (key == "op") continue;
     for (const auto& s : seen)
       if (s == key || ((s == "shape" || s == "dims") && (key == "shape" || key == "dims")))
-        bad(token, s == key ? "key " + shown(key) + " is given twice" : std::string("shape and dims are given both (accepted: one of them)"));
+        bad(token, s == key ? "key " + shown(key) + " is given twice"
+                            : std::string("shape and dims are given both (accepted: one of them)"));
     seen.emplace_back(key);
 
     const FieldImpl* found = nullptr;
@@ -503,7 +515,8 @@ Case parse_case(std::string_view line) {
         index = c.op->tensor_index(key.substr(0, key.size() - suffix.size()));
         if (index < 0)
           bad(token, "op " + std::string(c.op->name) + " has no tensor " +
-                         shown(key.substr(0, key.size() - suffix.size())) + " (its tensors: " + tensors_list(*c.op) + ")");
+                         shown(key.substr(0, key.size() - suffix.size())) + " (its tensors: " + tensors_list(*c.op) +
+                         ")");
         found = &f;
       }
     }
@@ -518,8 +531,8 @@ Case parse_case(std::string_view line) {
   }
   if (c.shape.empty()) {
     if (c.op->shape_form.empty())
-      throw InputError("Case has no dims=NAME:N,... token (op " + std::string(c.op->name) + "'s dimensions: " +
-                       dims_list(*c.op) + "; e.g. dims=" + std::string(c.op->shape_example) + ")");
+      throw InputError("Case has no dims=NAME:N,... token (op " + std::string(c.op->name) +
+                       "'s dimensions: " + dims_list(*c.op) + "; e.g. dims=" + std::string(c.op->shape_example) + ")");
     throw InputError("Case has no shape=" + std::string(c.op->shape_form) +
                      " token (e.g. shape=" + std::string(c.op->shape_example) + ")");
   }

@@ -54,8 +54,8 @@ struct Case {
   const OpSpec* op = nullptr;
   std::string variant = "auto";
   DType dtype = DType::f32;
-  std::vector<std::int64_t> shape;                 // one size per dimension, in op->dims order
-  std::array<Placement, kMaxTensors> placement;    // indexed like op->tensors
+  std::vector<std::int64_t> shape;                       // one size per dimension, in op->dims order
+  std::array<Placement, kMaxTensors> placement;          // indexed like op->tensors
   std::array<std::optional<double>, kMaxParams> params;  // indexed like op->params; absent: the default
   ValueRecipe values;
   std::uint64_t seed = 0;

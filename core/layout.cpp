@@ -155,7 +155,8 @@ std::optional<std::string> overlap_nd(const Layout& l) {
   }
   if (separated) return std::nullopt;
   if (l.elements() > (std::int64_t{1} << 22))
-    return std::string("may share an address (accepted: strides that, sorted, each step past the extent of the smaller ones)");
+    return std::string(
+        "may share an address (accepted: strides that, sorted, each step past the extent of the smaller ones)");
   std::unordered_set<std::int64_t> seen;
   for (std::int64_t r = 0; r < l.rows(); ++r)
     for (std::int64_t c = 0; c < l.cols(); ++c)

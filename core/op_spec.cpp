@@ -26,7 +26,9 @@ DType element_dtype(ElementType e, DType storage) {
   return storage;
 }
 
-std::string_view name(ElementType e) { return e == ElementType::storage ? "storage" : name(element_dtype(e, DType::f32)); }
+std::string_view name(ElementType e) {
+  return e == ElementType::storage ? "storage" : name(element_dtype(e, DType::f32));
+}
 
 int OpSpec::tensor_index(std::string_view tensor) const {
   for (std::size_t t = 0; t < tensors.size(); ++t)
@@ -178,8 +180,8 @@ std::vector<std::string> generic_boundary_cases(const OpSpec& op) {
 }
 
 std::string op_help(const OpSpec& op) {
-  std::string out = "  " + std::string(op.name) + ": " + std::string(op.summary) + "\n    sizes: " +
-                    op.example_token().substr(0, op.example_token().find('=')) + "=" +
+  std::string out = "  " + std::string(op.name) + ": " + std::string(op.summary) +
+                    "\n    sizes: " + op.example_token().substr(0, op.example_token().find('=')) + "=" +
                     (op.shape_form.empty() ? std::string(op.shape_example) : std::string(op.shape_form)) + ";";
   for (const auto& d : op.dims) {
     out += " " + std::string(d.name);
@@ -192,9 +194,10 @@ std::string op_help(const OpSpec& op) {
   for (const auto& t : op.tensors) {
     std::string shape;
     for (const auto d : t.shape())
-      shape += (shape.empty() ? "" : ",") + (d == kUnitDim ? std::string("1") : std::string(op.dims[static_cast<std::size_t>(d)].name));
-    out += " " + std::string(t.name) + "[" + shape + "]" + (t.element == ElementType::storage ? "" : " " + std::string(name(t.element))) +
-           (t.output ? " (out)" : "");
+      shape += (shape.empty() ? "" : ",") +
+               (d == kUnitDim ? std::string("1") : std::string(op.dims[static_cast<std::size_t>(d)].name));
+    out += " " + std::string(t.name) + "[" + shape + "]" +
+           (t.element == ElementType::storage ? "" : " " + std::string(name(t.element))) + (t.output ? " (out)" : "");
   }
   if (!op.params.empty()) {
     out += "\n    parameters:";
@@ -229,18 +232,21 @@ std::string op_declaration_problem(const OpSpec& op) {
   for (const auto& d : op.dims) {
     if (!fresh(d.name)) return where + "dimension '" + std::string(d.name) + "' is empty, repeated or holds ' =.:,'";
     if (d.min < 1 || d.max < d.min || d.multiple < 1)
-      return where + "dimension " + std::string(d.name) + " has an empty domain (accepted: 1 <= min <= max, multiple >= 1)";
+      return where + "dimension " + std::string(d.name) +
+             " has an empty domain (accepted: 1 <= min <= max, multiple >= 1)";
   }
   for (const auto& t : op.tensors) {
     if (!fresh(t.name)) return where + "tensor '" + std::string(t.name) + "' is empty, repeated or holds ' =.:,'";
     if (t.rank < 0 || t.rank > kMaxRank) return where + "tensor " + std::string(t.name) + " has rank above 6";
     for (const auto d : t.shape())
       if (d != kUnitDim && (d < 0 || d >= static_cast<int>(op.dims.size())))
-        return where + "tensor " + std::string(t.name) + " names dimension " + std::to_string(d) + ", which the op lacks";
+        return where + "tensor " + std::string(t.name) + " names dimension " + std::to_string(d) +
+               ", which the op lacks";
     const bool integer = t.element == ElementType::i32 || t.element == ElementType::i64 || t.element == ElementType::u8;
     if (t.values == TensorValues::index &&
         (!integer || t.index_dim < 0 || t.index_dim >= static_cast<int>(op.dims.size())))
-      return where + "index tensor " + std::string(t.name) + " needs an integer element type and the dimension it indexes";
+      return where + "index tensor " + std::string(t.name) +
+             " needs an integer element type and the dimension it indexes";
   }
   for (const auto& p : op.params) {
     for (std::string_view key : {"op", "variant", "dtype", "shape", "dims", "values", "seed", "backend", "schedule"})

@@ -83,7 +83,8 @@ constexpr bool recipe_kinds_follow_the_table() {
       {K::negative, "negative"}, {K::ramp, "ramp"},       {K::heavy, "heavy"},       {K::ties, "ties"},
       {K::nearties, "nearties"}, {K::extreme, "extreme"}, {K::dominant, "dominant"}, {K::subnormal, "subnormal"},
       {K::zeros, "zeros"},       {K::halves, "halves"},   {K::special, "special"}};
-  if (std::size(kinds) != std::size(kRecipes) || static_cast<std::size_t>(K::index) != std::size(kRecipes)) return false;
+  if (std::size(kinds) != std::size(kRecipes) || static_cast<std::size_t>(K::index) != std::size(kRecipes))
+    return false;
   for (const auto& [kind, name] : kinds)
     if (kRecipes[static_cast<std::size_t>(kind)].name != name) return false;
   return true;

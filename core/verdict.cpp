@@ -84,8 +84,7 @@ std::string format(const Verdict& v) {
     for (const auto& m : v.first_mismatches) {
       out << "\n    " << m.tensor
           << (m.index.empty() ? "(" + std::to_string(m.row) + "," + std::to_string(m.col) + ")" : m.index) << ": "
-          << num(m.got) << " vs " << num(m.expected)
-          << ", " << num(m.abs_error) << ", " << num(m.ulp_error);
+          << num(m.got) << " vs " << num(m.expected) << ", " << num(m.abs_error) << ", " << num(m.ulp_error);
       if (m.got_class != m.expected_class) out << "  [" << m.got_class << " where " << m.expected_class << " expected]";
     }
   }

@@ -55,13 +55,13 @@ struct OutputStats {
 
 struct Verdict {
   Outcome outcome = Outcome::fail;
-  std::string reproduce;  // the resolved Case line
-  std::string subject;    // "<op>/<variant> <dtype> <shape> on <backend>"
-  std::string reason;     // one line: why it failed or was skipped
-  std::string tolerance;  // the policy in force, as text
-  std::string hint;       // what the failure may come from, when kverify knows (e.g. a fast-math build)
-  ErrorStats stats;                        // every output's elements together
-  std::vector<OutputStats> outputs;        // each output's, when the op has more than one
+  std::string reproduce;             // the resolved Case line
+  std::string subject;               // "<op>/<variant> <dtype> <shape> on <backend>"
+  std::string reason;                // one line: why it failed or was skipped
+  std::string tolerance;             // the policy in force, as text
+  std::string hint;                  // what the failure may come from, when kverify knows (e.g. a fast-math build)
+  ErrorStats stats;                  // every output's elements together
+  std::vector<OutputStats> outputs;  // each output's, when the op has more than one
   std::vector<Mismatch> first_mismatches;  // at most kMaxListed
   std::vector<std::int64_t> failed_rows;   // at most kMaxListed
   std::vector<GuardViolation> guards;      // at most kMaxListed per guard kind

@@ -292,8 +292,10 @@ Placement layout_choice(Coder& k, const Layout& l, const Placement* want, const 
       mode.reset();
       for (std::uint64_t p = 0; p <= kMaxPad && !mode; ++p) {
         const auto pi = static_cast<std::int64_t>(p);
-        if (*want->strides == nested(false, 1, pi + 1)) mode = 2, pad = p;
-        else if (*want->strides == nested(true, 1, pi)) mode = 3, pad = p;
+        if (*want->strides == nested(false, 1, pi + 1))
+          mode = 2, pad = p;
+        else if (*want->strides == nested(true, 1, pi))
+          mode = 3, pad = p;
         for (std::int64_t st = 2; st <= 4 && !mode; ++st)
           if (*want->strides == nested(false, st, pi)) mode = 4, step = st - 2, pad = p;
         if (!mode && far_ok) {
@@ -420,10 +422,11 @@ void generic_sizes(FuzzSizes& choose, const OpSpec& op, std::span<std::int64_t> 
       if (d.draw != pass) continue;
       const std::int64_t budget = std::max<std::int64_t>(1, kMaxElements / elements);
       const std::int64_t soft = std::max<std::int64_t>(1, kSoftElements / elements);
-      const std::int64_t max = std::min({budget, d.max, d.draw_max == INT64_MAX ? budget : std::max(d.draw_max, budget)});
+      const std::int64_t max =
+          std::min({budget, d.max, d.draw_max == INT64_MAX ? budget : std::max(d.draw_max, budget)});
       const int dim = static_cast<int>(i);
-      const std::int64_t n = pass == DimDraw::tail ? choose.extent(max, soft, dim)
-                                                   : choose.count(std::min(max, kMaxCount), soft, 0, dim);
+      const std::int64_t n =
+          pass == DimDraw::tail ? choose.extent(max, soft, dim) : choose.count(std::min(max, kMaxCount), soft, 0, dim);
       sizes[i] = inside(d, n);
       elements *= sizes[i];
     }

@@ -149,14 +149,17 @@ int run_without_fuzz_tree(const FuzzArgs& a, const fs::path& libfuzzer_binary) {
   const fs::path work = a.work ? fs::path(*a.work) : fs::current_path(ec) / "fuzz-work" / a.target;
   fs::create_directories(work / "artifacts", ec);
   if (ec) throw InputError("cannot create " + work.string() + ": " + ec.message());
-  std::printf("kverify fuzz: the fuzz tree (libFuzzer with coverage, clang) is not built (%s): %s runs through %s, "
-              "the same decoder and Cases on the corpus, its mutations and random inputs, WITHOUT coverage guidance\n",
-              libfuzzer_binary.c_str(), a.target.c_str(), fuzz_run.c_str());
+  std::printf(
+      "kverify fuzz: the fuzz tree (libFuzzer with coverage, clang) is not built (%s): %s runs through %s, "
+      "the same decoder and Cases on the corpus, its mutations and random inputs, WITHOUT coverage guidance\n",
+      libfuzzer_binary.c_str(), a.target.c_str(), fuzz_run.c_str());
   std::fflush(stdout);
-  std::vector<std::string> args{fuzz_run.string(), a.target,  "--time",   std::to_string(a.seconds),
-                                "--artifacts",    (work / "artifacts").string(), "--backend", a.backend};
+  std::vector<std::string> args{
+      fuzz_run.string(), a.target, "--time", std::to_string(a.seconds), "--artifacts", (work / "artifacts").string(),
+      "--backend",       a.backend};
   if (a.variant) args.insert(args.end(), {"--variant", *a.variant});
-  if (const fs::path corpus = source_root() / "corpus" / a.target; fs::exists(corpus, ec)) args.push_back(corpus.string());
+  if (const fs::path corpus = source_root() / "corpus" / a.target; fs::exists(corpus, ec))
+    args.push_back(corpus.string());
   const ChildResult r = run_child(args, {.echo = true});
   return r.signal ? 1 : r.exit_code;
 }

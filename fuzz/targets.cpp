@@ -313,7 +313,8 @@ std::vector<std::string> seed_lines(const Target& t) {
   if (t.kind == Kind::case_parser) {
     for (const OpSpec* op : all_ops()) {
       const std::string base = "op=" + std::string(op->name) + " " + op->example_token();
-      const std::string first(op->tensors.front().name), last(op->tensors[static_cast<std::size_t>(op->first_output())].name);
+      const std::string first(op->tensors.front().name),
+          last(op->tensors[static_cast<std::size_t>(op->first_output())].name);
       out.push_back(base);
       out.push_back(base + " dtype=bf16 " + first + ".offset=5 values=negative:30 seed=7 backend=emu schedule=9");
       out.push_back(base + " " + last + ".strides=1,1");  // output elements that share an address

@@ -17,10 +17,12 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/expectation.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
 #include "core/parallel.hpp"
 #include "core/progress.hpp"
+#include "core/tolerance.hpp"
 #include "gpu/huge_plan.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
@@ -29,9 +31,7 @@
 #include "pipeline/run_case.hpp"
 #include "pipeline/sampled_check.hpp"
 #include "reference/compare.hpp"
-#include "core/expectation.hpp"
 #include "reference/metrics.hpp"
-#include "core/tolerance.hpp"
 
 #if KVERIFY_HAVE_CUDA
 #include "runtime/cuda/device.hpp"
@@ -79,8 +79,7 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
   std::printf(
       "%s\n  largest tensor: %lld elements (2^31 %+lld), last byte offset %s; needs %s host, %s device; variants:",
       c.to_text().c_str(), static_cast<long long>(elements), static_cast<long long>(elements - (std::int64_t{1} << 31)),
-      gib(last_byte).c_str(), gib(need.host).c_str(),
-      gib(need.device).c_str());
+      gib(last_byte).c_str(), gib(need.host).c_str(), gib(need.device).c_str());
   for (auto* v : variants) std::printf(" %s", std::string(v->name).c_str());
   std::printf("\n  reference on %zu sampled rows: %s\n", rows.size(), row_list.c_str());
   if (variants.empty()) {
@@ -317,7 +316,9 @@ std::vector<std::string> random_lines(const OpSpec& op, const std::string& dtype
   for (int i = 0; i < n; ++i) {
     std::vector<std::int64_t> sizes;
     for (const auto& d : op.dims) {
-      std::int64_t v = d.draw == DimDraw::count ? 1 + static_cast<std::int64_t>(rng() % 12) : tails > 1 ? pick(dims) : pick(cols);
+      std::int64_t v = d.draw == DimDraw::count ? 1 + static_cast<std::int64_t>(rng() % 12)
+                       : tails > 1              ? pick(dims)
+                                                : pick(cols);
       v = std::clamp(v, d.min, d.max);
       v = std::min(d.max / d.multiple * d.multiple, (v + d.multiple - 1) / d.multiple * d.multiple);
       sizes.push_back(v);

@@ -296,9 +296,7 @@ std::string launcher_prototype(const OpSpec& op, bool strided) {
     for (const auto& t : op.tensors)
       for (int d = 0; d < t.rank; ++d) add("long long " + std::string(t.name) + "_stride" + std::to_string(d));
   for (const auto& p : op.params) {
-    const char* type = p.kind == ParamKind::real      ? "float "
-                       : p.kind == ParamKind::boolean ? "bool "
-                                                      : "int ";
+    const char* type = p.kind == ParamKind::real ? "float " : p.kind == ParamKind::boolean ? "bool " : "int ";
     add(type + std::string(p.name));
   }
   add("cudaStream_t stream");

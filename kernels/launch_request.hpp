@@ -17,9 +17,9 @@ struct DeviceTensor {
   // exact for every tensor of rank <= 2; for a higher rank when its leading dimensions collapse,
   // else rows and cols with row_stride 0 (read `full` then).
   Layout2D layout;
-  Layout full;                 // every dimension's size and stride
-  DType dtype = DType::f32;    // its element type (the storage dtype, or the one the op fixes)
-  std::string_view name;       // the op's name for it (x, w, mean, ...)
+  Layout full;               // every dimension's size and stride
+  DType dtype = DType::f32;  // its element type (the storage dtype, or the one the op fixes)
+  std::string_view name;     // the op's name for it (x, w, mean, ...)
 
   static DeviceTensor of(void* data, const Layout& l, DType dtype, std::string_view name = {}) {
     DeviceTensor t{data, {}, l, dtype, name};
@@ -33,13 +33,13 @@ struct DeviceTensor {
 
 struct LaunchRequest {
   DType dtype = DType::f32;
-  std::vector<std::int64_t> shape;    // one size per dimension of the op
-  std::vector<DeviceTensor> tensors;  // in the op's tensor order (core/op_spec.hpp)
-  std::vector<double> params;         // one value per scalar parameter of the op, in its order
+  std::vector<std::int64_t> shape;                       // one size per dimension of the op
+  std::vector<DeviceTensor> tensors;                     // in the op's tensor order (core/op_spec.hpp)
+  std::vector<double> params;                            // one value per scalar parameter of the op, in its order
   std::vector<std::string_view> dim_names, param_names;  // the op's names for them (messages)
-  void* workspace = nullptr;          // Variant::workspace_bytes of device scratch, or null
-  std::uint64_t schedule_seed = 0;    // emu only
-  void* stream = nullptr;             // cuda only: a cudaStream_t
+  void* workspace = nullptr;                             // Variant::workspace_bytes of device scratch, or null
+  std::uint64_t schedule_seed = 0;                       // emu only
+  void* stream = nullptr;                                // cuda only: a cudaStream_t
 };
 
 using Launcher = void (*)(const LaunchRequest&);

@@ -59,7 +59,8 @@ std::vector<std::string> registration_problems() {
     const std::string who = std::string(v.op) + "/" + std::string(v.name);
     const OpSpec* op = find_op(v.op);
     if (!op) {
-      problems.push_back(who + ": op " + std::string(v.op) + " is not declared in this build (accepted: " + op_names() + ")");
+      problems.push_back(who + ": op " + std::string(v.op) + " is not declared in this build (accepted: " + op_names() +
+                         ")");
       continue;
     }
     try {

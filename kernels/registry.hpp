@@ -24,7 +24,7 @@ struct Variant {
   bool on_emu = true;
   bool on_cuda = true;
   std::string_view emu_unsupported_reason;  // set when on_emu is false (e.g. tensor-core PTX)
-  std::int64_t max_rows = INT64_MAX;  // of the first tensor's logical rows and columns
+  std::int64_t max_rows = INT64_MAX;        // of the first tensor's logical rows and columns
   std::int64_t max_cols = INT64_MAX;
   bool mutant = false;  // deliberately wrong; never chosen by auto
   // The dispatcher (variant=auto) takes the first variant of the op, in registry order, that

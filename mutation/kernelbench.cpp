@@ -65,9 +65,9 @@ KernelBenchResult kernelbench_check(const Variant& variant, DType dtype, Backend
           // torch.allclose: |got - ref| <= atol + rtol * |ref|, NaN never close.
           if (!(std::fabs(got - ref) <= tol + tol * std::fabs(ref))) {
             result.caught = true;
-            result.detail = "trial " + std::to_string(trial) + ": " + images[static_cast<std::size_t>(outputs[k])].name() +
-                            " element " + index_text(out.layout, r, col) + " " + std::to_string(got) + " vs " +
-                            std::to_string(ref);
+            result.detail = "trial " + std::to_string(trial) + ": " +
+                            images[static_cast<std::size_t>(outputs[k])].name() + " element " +
+                            index_text(out.layout, r, col) + " " + std::to_string(got) + " vs " + std::to_string(ref);
             return result;
           }
         }

@@ -128,8 +128,8 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
       device = buffers.back()->data();
     }
     const std::size_t first = static_cast<std::size_t>(image.element(0, 0) - image.data());
-    request.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(device) + first, image.layout(), image.dtype(),
-                                               c.op->tensors[request.tensors.size()].name));
+    request.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(device) + first, image.layout(),
+                                               image.dtype(), c.op->tensors[request.tensors.size()].name));
   }
   launch_on_device(variant, request);
   for (std::size_t i = 0; i < images.size(); ++i)

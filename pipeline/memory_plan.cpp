@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "core/dtype.hpp"
+#include "core/expectation.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/sampled_check.hpp"  // follows_output_rows
-#include "core/expectation.hpp"
 
 #if KVERIFY_HAVE_CUDA
 #include <cuda_runtime.h>

@@ -262,10 +262,10 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     tolerances.push_back(tolerance_of(c, *variant, static_cast<int>(k)));
     const std::string text = tolerances.back()->describe();
-    verdict.tolerance += outputs.size() == 1 ? text
-                                             : (k ? "; " : "") +
-                                                   std::string(c.op->tensors[static_cast<std::size_t>(outputs[k])].name) +
-                                                   ": " + text;
+    verdict.tolerance +=
+        outputs.size() == 1
+            ? text
+            : (k ? "; " : "") + std::string(c.op->tensors[static_cast<std::size_t>(outputs[k])].name) + ": " + text;
   }
 
   begin_step("making the inputs");
@@ -297,7 +297,8 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     const int t = outputs[k];
     const TensorSpec& spec = c.op->tensors[static_cast<std::size_t>(t)];
-    Comparison cmp = compare_output(first[t].view(), first[t].name(), want[k], *tolerances[k], spec.rows_sum_to_one, elements);
+    Comparison cmp =
+        compare_output(first[t].view(), first[t].name(), want[k], *tolerances[k], spec.rows_sum_to_one, elements);
     const BaselineCheck base = check_against_baseline(first[t].view(), eager.at(k), want[k], *tolerances[k]);
     cmp.stats.baseline_kernel_ulps = base.kernel_max_ulps;
     cmp.stats.baseline_eager_ulps = base.baseline_max_ulps;
@@ -316,9 +317,11 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   }
   // Rows of several outputs: each row once, the count the largest output's (their rows are the op's).
   std::sort(verdict.failed_rows.begin(), verdict.failed_rows.end());
-  verdict.failed_rows.erase(std::unique(verdict.failed_rows.begin(), verdict.failed_rows.end()), verdict.failed_rows.end());
+  verdict.failed_rows.erase(std::unique(verdict.failed_rows.begin(), verdict.failed_rows.end()),
+                            verdict.failed_rows.end());
   if (verdict.failed_rows.size() > Verdict::kMaxListed) verdict.failed_rows.resize(Verdict::kMaxListed);
-  for (const auto& o : verdict.outputs) verdict.stats.failed_rows = std::max(verdict.stats.failed_rows, o.stats.failed_rows);
+  for (const auto& o : verdict.outputs)
+    verdict.stats.failed_rows = std::max(verdict.stats.failed_rows, o.stats.failed_rows);
 
   decide_outcome(verdict);
   if (c.backend == Backend::emu && !verdict.checks_passed.empty())

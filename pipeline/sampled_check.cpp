@@ -34,7 +34,8 @@ std::pair<std::int64_t, std::int64_t> logical_rows(const Case& c, int t, std::in
 TensorView rows_of(const Case& c, int t, const TensorView& whole, std::int64_t r0, std::int64_t n) {
   if (!c.op->follows_rows(t)) return whole;
   TensorView s = whole;
-  s.base = whole.base + static_cast<std::size_t>(whole.layout.offset + r0 * whole.layout.strides[0]) * size_of(whole.dtype);
+  s.base =
+      whole.base + static_cast<std::size_t>(whole.layout.offset + r0 * whole.layout.strides[0]) * size_of(whole.dtype);
   s.layout.sizes[0] = n;
   s.layout.offset = 0;
   return s;

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "core/case.hpp"
+#include "core/tolerance.hpp"
 #include "core/verdict.hpp"
 #include "pipeline/guarded_image.hpp"
-#include "core/tolerance.hpp"
 
 namespace kverify {
 

@@ -165,18 +165,21 @@ void draw_shape(Draw& d) {
   // every tile and grid boundary along it is reached at the cost of a small Case (a grid capped at
   // some tile count shows).
   if (!shape.tails_only && !long_dims.empty() && *rc::gen::inRange(0, 4) == 0) {
-    const std::size_t long_side = long_dims[static_cast<std::size_t>(*rc::gen::inRange<int>(0, static_cast<int>(long_dims.size())))];
+    const std::size_t long_side =
+        long_dims[static_cast<std::size_t>(*rc::gen::inRange<int>(0, static_cast<int>(long_dims.size())))];
     tails = 1;
     for (std::size_t i = 0; i < dims.size(); ++i) {
       if (dims[i].draw != DimDraw::tail) continue;
-      d.c.shape[i] = inside(dims[i], i == long_side ? *tail_size(kSkinnyLongSide) : *rc::gen::inRange<std::int64_t>(1, 4));
+      d.c.shape[i] =
+          inside(dims[i], i == long_side ? *tail_size(kSkinnyLongSide) : *rc::gen::inRange<std::int64_t>(1, 4));
       tails *= d.c.shape[i];
     }
   }
   // Wide rows come in fewer of them, to keep one Case small.
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i].draw != DimDraw::count) continue;
-    const std::int64_t max_rows = std::max<std::int64_t>(1, std::min({shape.max_rows, 65536 / tails, dims[i].draw_max}));
+    const std::int64_t max_rows =
+        std::max<std::int64_t>(1, std::min({shape.max_rows, 65536 / tails, dims[i].draw_max}));
     d.c.shape[i] = inside(dims[i], *rc::gen::inRange<std::int64_t>(1, max_rows + 1));
     tails *= d.c.shape[i];
   }
@@ -214,8 +217,10 @@ struct FieldDrawer {
 constexpr FieldDrawer kDrawers[] = {
     {{"op", "dtype"}, nullptr},         // the property's op and dtype
     {{"variant", "backend"}, nullptr},  // pinned per variant and backend
-    {{"shape", "dims"}, &draw_shape},  {{"<t>.strides", "<t>.offset"}, &draw_placements},
-    {{"<p>"}, &draw_params},           {{"values"}, &draw_values},
+    {{"shape", "dims"}, &draw_shape},
+    {{"<t>.strides", "<t>.offset"}, &draw_placements},
+    {{"<p>"}, &draw_params},
+    {{"values"}, &draw_values},
     {{"seed"}, &draw_seed},
     {{"schedule"}, &draw_schedule},
 };

@@ -66,7 +66,14 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
       if (!ok) {
         ++s.failed;
         if (result.first_mismatches.size() < Verdict::kMaxListed) {
-          Mismatch m{std::string(tensor), r, col, "", got, e.value, abs_err, ulp_err,
+          Mismatch m{std::string(tensor),
+                     r,
+                     col,
+                     "",
+                     got,
+                     e.value,
+                     abs_err,
+                     ulp_err,
                      std::string(name(classify(dtype, got))),
                      e.kind == Expected::Kind::nan ? std::string("NaN")
                                                    : std::string(name(classify(dtype, round_to(dtype, e.value))))};

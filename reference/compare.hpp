@@ -6,10 +6,10 @@
 
 #include <string_view>
 
-#include "core/tensor_view.hpp"
-#include "core/verdict.hpp"
 #include "core/expectation.hpp"
+#include "core/tensor_view.hpp"
 #include "core/tolerance.hpp"
+#include "core/verdict.hpp"
 
 namespace kverify {
 

@@ -78,8 +78,7 @@ std::vector<std::int64_t> widths_for(std::int64_t widest, bool quick) {
 // dimension 8), each moved inside its domain; nullopt when the width is outside the width
 // dimension's domain (no such cell).
 std::optional<std::string> cell_sizes(const OpSpec& op, std::int64_t width, bool quick) {
-  if (op.report_shape)
-    return std::string(op.shape_form.empty() ? "dims=" : "shape=") + op.report_shape(width, quick);
+  if (op.report_shape) return std::string(op.shape_form.empty() ? "dims=" : "shape=") + op.report_shape(width, quick);
   const std::size_t wd = op.report_width_dim >= 0 ? static_cast<std::size_t>(op.report_width_dim) : op.dims.size() - 1;
   const auto inside = [](const DimSpec& d, std::int64_t n) {
     n = std::clamp(n, d.min, d.max);
@@ -101,7 +100,9 @@ std::optional<std::string> cell_sizes(const OpSpec& op, std::int64_t width, bool
 Case make_case(const Variant& v, DType dtype, std::int64_t width, const std::string& recipe, Backend backend,
                bool quick) {
   const auto sizes = cell_sizes(*find_op(v.op), width, quick);
-  if (!sizes) throw std::logic_error("report: width " + std::to_string(width) + " is outside op " + std::string(v.op) + "'s domain");
+  if (!sizes)
+    throw std::logic_error("report: width " + std::to_string(width) + " is outside op " + std::string(v.op) +
+                           "'s domain");
   std::string line = "op=" + std::string(v.op) + " variant=" + std::string(v.name) +
                      " dtype=" + std::string(name(dtype)) + " " + *sizes;
   line += " values=" + recipe + " seed=" + std::to_string(kSeed) + " backend=" + std::string(name(backend));

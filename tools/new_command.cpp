@@ -1,6 +1,7 @@
 // `kverify new <op> <name>`: a variant folder that builds and passes `kverify check` as it is, for
-// the user to make theirs; `kverify new op <name>`: an op folder of their own (kverify_add_op). Here: the options, the launcher per op and signature, the checks; the
-// files are written by tools/scaffold/write_scaffold.cpp.
+// the user to make theirs; `kverify new op <name>`: an op folder of their own (kverify_add_op).
+// Here: the options, the launcher per op and signature, the checks; the files are written by
+// tools/scaffold/write_scaffold.cpp.
 #include "core/error.hpp"
 #include "core/op_spec.hpp"
 #include "tools/command.hpp"
@@ -88,7 +89,13 @@ int new_op_folder(const ParsedOptions& o, const std::string& name) {
   if (o.has("--signature"))
     throw InputError("--signature is a kernel folder's (an op folder's kernel takes SIGNATURE tensors)");
   namespace s = scaffold;
-  return write_scaffold({o.text("--dir", name), name, name, "tensors", "", "", "",
+  return write_scaffold({o.text("--dir", name),
+                         name,
+                         name,
+                         "tensors",
+                         "",
+                         "",
+                         "",
                          {{"CMakeLists.txt", s::kOp_CMakeLists_txt},
                           {"@NAME@_op.cpp", s::kOp_op_cpp},
                           {"@NAME@.cu", s::kOp_kernel_cu},
@@ -112,7 +119,8 @@ int new_variant_folder(const ParsedOptions& o) {
     ops += (ops.empty() ? "" : ", ") + std::string(s.op);
   }
   if (!spec || !find_op(op))
-    throw InputError("unknown op " + shown(op) + " (accepted: " + ops + "; or op, for an op folder of your own: kverify new op <name>)");
+    throw InputError("unknown op " + shown(op) + " (accepted: " + ops +
+                     "; or op, for an op folder of your own: kverify new op <name>)");
   std::string signature;
   std::string signatures;
   const Launcher* launcher = nullptr;
@@ -125,8 +133,13 @@ int new_variant_folder(const ParsedOptions& o) {
     throw InputError("--signature " + shown(*o.get("--signature")) + " is not one the " + op +
                      " scaffold is written in (accepted: " + signatures + "; `kverify help signatures`)");
 
-  return write_scaffold({o.text("--dir", name), op, name, std::string(launcher->signature), std::string(launcher->text),
-                         std::string(spec->limits), std::string(spec->strategy),
+  return write_scaffold({o.text("--dir", name),
+                         op,
+                         name,
+                         std::string(launcher->signature),
+                         std::string(launcher->text),
+                         std::string(spec->limits),
+                         std::string(spec->strategy),
                          {{"CMakeLists.txt", scaffold::kCMakeLists},
                           {"@NAME@.cu", scaffold::kernel_source(op)},
                           {"README.md", scaffold::kReadme}}});

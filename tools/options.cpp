@@ -5,8 +5,8 @@
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/gpu_slots.hpp"
-#include "kernels/registry.hpp"
 #include "core/op_spec.hpp"
+#include "kernels/registry.hpp"
 
 namespace kverify::cli {
 namespace {

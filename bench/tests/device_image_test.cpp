@@ -20,29 +20,41 @@ namespace {
 const Layout2D kPadded{37, 1029, 1040, 1, 3};
 constexpr DType kDTypes[] = {DType::f32, DType::f16, DType::bf16};
 
+// One draw on the device against the host's recipe_math::value, element by element.
+void expect_hosts_bits(const recipe_math::Draw& draw, DType d, const std::string& what) {
+  DeviceImage image("x", kPadded, d, 1);
+  image.draw(draw);
+  const GuardedImage host = image.to_host();
+  std::size_t damaged = 0;
+  host.damaged_canaries(1, &damaged);
+  EXPECT_EQ(damaged, 0u) << what << " " << name(d) << ": the device wrote other canary bytes than the host";
+  int differ = 0;
+  for (std::int64_t row = 0; row < kPadded.rows; ++row)
+    for (std::int64_t col = 0; col < kPadded.cols; ++col) {
+      recipe_math::Draw at = draw;
+      at.row = row, at.col = col, at.cols = kPadded.cols;
+      const std::uint64_t want = storage_bits(d, recipe_math::value(at));
+      if (host.element_bits(row, col) != want && differ++ < 3)
+        ADD_FAILURE() << what << " " << name(d) << " element (" << row << "," << col << "): device 0x" << std::hex
+                      << host.element_bits(row, col) << ", host 0x" << want;
+    }
+  EXPECT_EQ(differ, 0) << what << " " << name(d);
+}
+
 TEST(DeviceImage, EveryRecipeDrawsTheHostsBitsAndTheHostsCanaries) {
   KV_REQUIRE_BACKEND(Backend::cuda);
   for (DType d : kDTypes)
     for (const RecipeInfo& r : kRecipes)
       for (double param : {r.default_param, 3.5}) {
         if (!recipe_param_problem(r, param).empty()) continue;
-        const ValueRecipe recipe{std::string(r.name), param, true};
-        DeviceImage image("x", kPadded, d, 1);
-        image.draw(recipe, 77, 0);
-        const GuardedImage host = image.to_host();
-        std::size_t damaged = 0;
-        host.damaged_canaries(1, &damaged);
-        EXPECT_EQ(damaged, 0u) << r.name << " " << name(d) << ": the device wrote other canary bytes than the host";
-        int differ = 0;
-        for (std::int64_t row = 0; row < kPadded.rows; ++row)
-          for (std::int64_t col = 0; col < kPadded.cols; ++col) {
-            const std::uint64_t want = storage_bits(d, recipe_value(recipe, 77, 0, row, col, kPadded.cols));
-            if (host.element_bits(row, col) != want && differ++ < 3)
-              ADD_FAILURE() << r.name << ":" << param << " " << name(d) << " element (" << row << "," << col
-                            << "): device 0x" << std::hex << host.element_bits(row, col) << ", host 0x" << want;
-          }
-        EXPECT_EQ(differ, 0) << r.name << ":" << param << " " << name(d);
+        expect_hosts_bits({recipe_kind(r.name), param, 77, 0, 0, 0, 1}, d,
+                          std::string(r.name) + ":" + std::to_string(param));
       }
+  // The draws an op declares for a tensor: indices, masks; halves' positive factor.
+  for (DType d : {DType::i32, DType::i64, DType::u8})
+    expect_hosts_bits({recipe_math::Kind::index, 50, 77, 2, 0, 0, 1}, d, "index:50");
+  expect_hosts_bits({recipe_math::Kind::mask, 0, 77, 3, 0, 0, 1}, DType::u8, "mask");
+  expect_hosts_bits({recipe_math::Kind::halves, 2, 77, 1, 0, 0, 1, true}, DType::bf16, "halves, positive");
 }
 
 TEST(DeviceImage, PoisonIsTheHostsPoison) {
@@ -93,8 +105,8 @@ TEST(DeviceImage, RunComparisonCountsUnwrittenAndChangedElements) {
   second.poison(Poison::random_finite, kRandomPoisonSeed);
   // Every element "written" with the same value by both runs, except (0,0) (never written) and (1,2)
   // (written differently).
-  first.draw(ValueRecipe{"int", 3, true}, 1, 0);
-  second.draw(ValueRecipe{"int", 3, true}, 1, 0);
+  first.draw({recipe_math::Kind::integer, 3, 1, 0, 0, 0, 1});
+  second.draw({recipe_math::Kind::integer, 3, 1, 0, 0, 0, 1});
   const auto at = [&](const DeviceImage& image, std::int64_t r, std::int64_t c) {
     return static_cast<unsigned char*>(image.element0()) + (r * kPadded.row_stride + c) * 2;
   };

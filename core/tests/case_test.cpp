@@ -14,8 +14,8 @@
 
 #include "core/case.hpp"
 #include "core/error.hpp"
-#include "core/values.hpp"
 #include "core/op_spec.hpp"
+#include "core/values.hpp"
 
 namespace {
 
@@ -302,8 +302,8 @@ TEST(ParseCaseErrors, MisplacedTensorNamesListTheOpsTensors) {
   // Each op rejects tensor names it does not have and lists the ones it does.
   for (const kverify::OpSpec* op_ptr : kverify::all_ops()) {
     const kverify::OpSpec& op = *op_ptr;
-    const std::string line =
-        std::string("op=") + std::string(op.name) + " " + op.sizes_token(std::vector<std::int64_t>(op.dims.size(), 4)) + " q.offset=1";
+    const std::string line = std::string("op=") + std::string(op.name) + " " +
+                             op.sizes_token(std::vector<std::int64_t>(op.dims.size(), 4)) + " q.offset=1";
     const std::string msg = parse_error(line);
     std::string names;
     for (const auto& t : op.tensors) names += (names.empty() ? "" : ", ") + std::string(t.name);

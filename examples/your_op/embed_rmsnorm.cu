@@ -19,11 +19,17 @@ __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162f
 template <typename T>
 __device__ __forceinline__ T from_float(float v);
 template <>
-__device__ __forceinline__ float from_float<float>(float v) { return v; }
+__device__ __forceinline__ float from_float<float>(float v) {
+  return v;
+}
 template <>
-__device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half from_float<__half>(float v) {
+  return __float2half_rn(v);
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
 
 constexpr int kThreads = 256;
 
@@ -56,8 +62,8 @@ __global__ void __launch_bounds__(kThreads)
 
 // ids[T], table[V, C], w[C] -> y[T, C], rstd[T]; contiguous, sizes below 2^31.
 template <typename T, bool kPaddedMean = false>
-void forward(const int* ids, const T* table, const T* w, T* y, float* rstd, int tokens, int vocab, int width,
-             float eps, cudaStream_t stream) {
+void forward(const int* ids, const T* table, const T* w, T* y, float* rstd, int tokens, int vocab, int width, float eps,
+             cudaStream_t stream) {
   (void)vocab;  // the ids are in range: the op's contract
   if (tokens == 0) return;
   embed_rmsnorm_kernel<T, kPaddedMean><<<tokens, kThreads, 0, stream>>>(ids, table, w, y, rstd, width, eps);

@@ -28,18 +28,32 @@ constexpr DimSpec kDims[] = {
     {.name = "C", .meaning = "the hidden width: each row's length", .max = 65536, .draw = DimDraw::tail},
 };
 constexpr TensorSpec kTensors[] = {
-    {.name = "ids", .element = ElementType::i32, .dims = {kTokens}, .rank = 1, .values = TensorValues::index,
-     .index_dim = kVocab, .meaning = "the token ids, in [0, V)"},
+    {.name = "ids",
+     .element = ElementType::i32,
+     .dims = {kTokens},
+     .rank = 1,
+     .values = TensorValues::index,
+     .index_dim = kVocab,
+     .meaning = "the token ids, in [0, V)"},
     {.name = "table", .dims = {kVocab, kWidth}, .rank = 2, .meaning = "the embedding table"},
     {.name = "w", .dims = {kWidth}, .rank = 1, .meaning = "the RMSNorm weight"},
     {.name = "y", .output = true, .dims = {kTokens, kWidth}, .rank = 2, .meaning = "the normalised rows"},
-    {.name = "rstd", .output = true, .element = ElementType::f32, .dims = {kTokens}, .rank = 1,
+    {.name = "rstd",
+     .output = true,
+     .element = ElementType::f32,
+     .dims = {kTokens},
+     .rank = 1,
      .meaning = "1 / sqrt(mean(x^2) + eps) per token"},
 };
 constexpr double kEpsDraws[] = {1e-12, 1e-5, 0.5};
 constexpr ParamSpec kParams[] = {
-    {.name = "eps", .kind = ParamKind::real, .default_value = 1e-6, .min = 1e-12, .max = 1,
-     .meaning = "added to the mean square before the square root", .draws = kEpsDraws},
+    {.name = "eps",
+     .kind = ParamKind::real,
+     .default_value = 1e-6,
+     .min = 1e-12,
+     .max = 1,
+     .meaning = "added to the mean square before the square root",
+     .draws = kEpsDraws},
 };
 
 struct Row {
@@ -112,7 +126,9 @@ OutputValues eager(const Case& c, std::span<const TensorView> in) {
 class Policy final : public Tolerance {
  public:
   Policy(DType out, std::int64_t width, bool is_rstd)
-      : out_(out), terms_(static_cast<double>(width) / 32.0 + std::log2(static_cast<double>(width)) + 1), rstd_(is_rstd) {}
+      : out_(out),
+        terms_(static_cast<double>(width) / 32.0 + std::log2(static_cast<double>(width)) + 1),
+        rstd_(is_rstd) {}
 
   double relative_f32() const {
     constexpr double u = 0x1.0p-24;
@@ -139,8 +155,15 @@ class Policy final : public Tolerance {
 };
 
 std::vector<ValueRecipe> in_domain_values(DType) {
-  return {{}, {"normal", 10, true}, {"normal", 1e-3, true}, {"uniform", 4, true}, {"int", 3, true},
-          {"negative", 5, true}, {"ties", 4, true}, {"nearties", 1, true}, {"zeros", 0, true}};
+  return {{},
+          {"normal", 10, true},
+          {"normal", 1e-3, true},
+          {"uniform", 4, true},
+          {"int", 3, true},
+          {"negative", 5, true},
+          {"ties", 4, true},
+          {"nearties", 1, true},
+          {"zeros", 0, true}};
 }
 
 // Past the contract's |values| <= 1e15: +-1e30 (extreme, heavy) and NaN/inf rows (special).

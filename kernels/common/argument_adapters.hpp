@@ -173,7 +173,7 @@ void blas_col_major(const LaunchRequest& r, Call call) {
 // One argument of the op's list, before it meets the parameter's type.
 struct Argument {
   enum class Kind { tensor, size, stride, param } kind;
-  void* pointer = nullptr;  // tensor
+  void* pointer = nullptr;   // tensor
   DType dtype = DType::f32;  // tensor: its element type
   double value = 0;          // size, stride, param
   std::string what;          // for messages: "tensor x", "dimension N", "parameter eps"
@@ -183,15 +183,16 @@ struct Argument {
 inline std::vector<Argument> op_arguments(const LaunchRequest& r, bool with_strides) {
   std::vector<Argument> a;
   for (std::size_t t = 0; t < r.tensors.size(); ++t)
-    a.push_back({Argument::Kind::tensor, r.tensors[t].data, r.tensors[t].dtype, 0,
-                 "tensor " + std::string(r.tensors[t].name)});
+    a.push_back(
+        {Argument::Kind::tensor, r.tensors[t].data, r.tensors[t].dtype, 0, "tensor " + std::string(r.tensors[t].name)});
   for (std::size_t d = 0; d < r.shape.size(); ++d)
     a.push_back({Argument::Kind::size, nullptr, DType::f32, static_cast<double>(r.shape[d]),
                  "dimension " + (d < r.dim_names.size() ? std::string(r.dim_names[d]) : std::to_string(d))});
   if (with_strides)
     for (const auto& t : r.tensors)
       for (int d = 0; d < t.full.rank; ++d)
-        a.push_back({Argument::Kind::stride, nullptr, DType::f32, static_cast<double>(t.full.strides[static_cast<std::size_t>(d)]),
+        a.push_back({Argument::Kind::stride, nullptr, DType::f32,
+                     static_cast<double>(t.full.strides[static_cast<std::size_t>(d)]),
                      "stride " + std::to_string(d) + " of tensor " + std::string(t.name)});
   for (std::size_t p = 0; p < r.params.size(); ++p)
     a.push_back({Argument::Kind::param, nullptr, DType::f32, r.params[p],
@@ -201,7 +202,8 @@ inline std::vector<Argument> op_arguments(const LaunchRequest& r, bool with_stri
 
 [[noreturn]] inline void argument_mismatch(std::size_t i, const Argument& a, const std::string& wanted) {
   throw std::invalid_argument("the launcher's parameter " + std::to_string(i + 1) + " is " + wanted +
-                              ", the op gives " + a.what + " there (SIGNATURE tensors: the op's tensors, sizes, "
+                              ", the op gives " + a.what +
+                              " there (SIGNATURE tensors: the op's tensors, sizes, "
                               "[strides], parameters, in the op's order; `kverify help signatures`)");
 }
 
@@ -209,14 +211,21 @@ inline std::vector<Argument> op_arguments(const LaunchRequest& r, bool with_stri
 template <typename U>
 constexpr bool points_at(DType d) {
   using E = std::remove_cv_t<U>;
-  if constexpr (std::is_void_v<E>) return true;
-  else if constexpr (std::is_same_v<E, float>) return d == DType::f32;
-  else if constexpr (std::is_same_v<E, double>) return d == DType::f64;
-  else if constexpr (std::is_same_v<E, __half>) return d == DType::f16;
-  else if constexpr (std::is_same_v<E, __nv_bfloat16>) return d == DType::bf16;
+  if constexpr (std::is_void_v<E>)
+    return true;
+  else if constexpr (std::is_same_v<E, float>)
+    return d == DType::f32;
+  else if constexpr (std::is_same_v<E, double>)
+    return d == DType::f64;
+  else if constexpr (std::is_same_v<E, __half>)
+    return d == DType::f16;
+  else if constexpr (std::is_same_v<E, __nv_bfloat16>)
+    return d == DType::bf16;
   else if constexpr (std::is_integral_v<E>)
-    return (d == DType::i32 && sizeof(E) == 4) || (d == DType::i64 && sizeof(E) == 8) || (d == DType::u8 && sizeof(E) == 1);
-  else return false;
+    return (d == DType::i32 && sizeof(E) == 4) || (d == DType::i64 && sizeof(E) == 8) ||
+           (d == DType::u8 && sizeof(E) == 1);
+  else
+    return false;
 }
 
 template <typename P>
@@ -240,14 +249,16 @@ P convert_argument(const Argument& a, std::size_t i) {
     if (a.kind != Argument::Kind::param) argument_mismatch(i, a, "a floating-point number (a parameter)");
     return static_cast<P>(a.value);
   } else {
-    static_assert(std::is_pointer_v<P>, "a launcher of SIGNATURE tensors takes pointers, whole numbers, bool and floating point");
+    static_assert(std::is_pointer_v<P>,
+                  "a launcher of SIGNATURE tensors takes pointers, whole numbers, bool and floating point");
   }
 }
 
 template <Tail kTail, typename R, typename... P>
 void call_with_op_arguments(R (*fn)(P...), const LaunchRequest& r, bool with_strides) {
   constexpr std::size_t kTailCount = (kTail.workspace ? 1 : 0) + (kTail.stream ? 1 : 0);
-  static_assert(sizeof...(P) >= kTailCount, "the launcher lacks the stream (or workspace) parameter its registration declares");
+  static_assert(sizeof...(P) >= kTailCount,
+                "the launcher lacks the stream (or workspace) parameter its registration declares");
   const std::vector<Argument> args = op_arguments(r, with_strides);
   constexpr std::size_t kCount = sizeof...(P) - kTailCount;
   if (args.size() != kCount)
@@ -265,7 +276,8 @@ void call_with_op_arguments(R (*fn)(P...), const LaunchRequest& r, bool with_str
       fn(convert_argument<std::tuple_element_t<I, Params>>(args[I], I)..., launch_stream(r));
     else
       fn(convert_argument<std::tuple_element_t<I, Params>>(args[I], I)...);
-  }(std::make_index_sequence<kCount>{});
+  }
+  (std::make_index_sequence<kCount>{});
 }
 
 // `address(tag)`: the launcher's address for the dtype's T (one name per dtype, or `name<T>`).

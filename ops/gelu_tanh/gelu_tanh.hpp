@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "core/dtype.hpp"
-#include "core/tensor_view.hpp"
-#include "core/op_spec.hpp"
 #include "core/expectation.hpp"
+#include "core/op_spec.hpp"
+#include "core/tensor_view.hpp"
 #include "core/tolerance.hpp"
 
 namespace kverify {

@@ -97,7 +97,8 @@ void fuzz_sizes(FuzzSizes& choose, std::span<std::int64_t> sizes) {
   constexpr std::int64_t kMaxSize = 64 * 1024, kMaxOutputs = 64 * 1024, kMaxMultiplyAdds = 1 << 19;
   constexpr std::int64_t kSoftM = 256, kSoftOutputs = 2048, kSoftK = 32;
   const std::int64_t m = choose.extent(kMaxSize, kSoftM, 0);
-  const std::int64_t n = choose.extent(std::min({kMaxSize, kMaxMultiplyAdds / m, kMaxOutputs / m}), kSoftOutputs / m, 1);
+  const std::int64_t n =
+      choose.extent(std::min({kMaxSize, kMaxMultiplyAdds / m, kMaxOutputs / m}), kSoftOutputs / m, 1);
   const std::int64_t k = choose.extent(std::min(kMaxSize, kMaxMultiplyAdds / (m * n)), kSoftK, 2);
   sizes[0] = m, sizes[1] = n, sizes[2] = k;
 }
@@ -111,9 +112,13 @@ constinit const OpSpec spec = {
     .tensors = kTensors,
     .shape_form = "MxNxK",
     .shape_example = "64x64x64",
-    .reference = [](const Case&, std::span<const TensorView> in) { return OutputExpectations{matmul_relu_reference(in[0], in[1])}; },
+    .reference = [](const Case&,
+                    std::span<const TensorView> in) { return OutputExpectations{matmul_relu_reference(in[0], in[1])}; },
     .tolerance = [](const Case& c, int) { return matmul_relu_tolerance(c.dtype, c.shape[2]); },
-    .eager_baseline = [](const Case& c, std::span<const TensorView> in) { return OutputValues{matmul_relu_eager(in[0], in[1], c.dtype)}; },
+    .eager_baseline =
+        [](const Case& c, std::span<const TensorView> in) {
+          return OutputValues{matmul_relu_eager(in[0], in[1], c.dtype)};
+        },
     .boundary_cases = &boundary_cases,
     .in_domain_values = &in_domain_values,
     .fuzz_params = kFuzzParams,

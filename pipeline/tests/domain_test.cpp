@@ -59,9 +59,11 @@ TEST(Domain, OutsideNamesTheTokenAndTheCasesValue) {
             "x.strides=9,1 is not contiguous row-major (ACCEPTS contiguous)");
   EXPECT_EQ(why("op=softmax shape=3x8 y.offset=2"),
             "y.offset=2 puts its first element 8 bytes past a 256-byte boundary (ACCEPTS aligned=16)");
-  EXPECT_EQ(outside_domain(parse_domain("column_major", op_of_rank(3)), parse_case("op=matmul_relu shape=4x5x6")).value_or(""),
+  EXPECT_EQ(outside_domain(parse_domain("column_major", op_of_rank(3)), parse_case("op=matmul_relu shape=4x5x6"))
+                .value_or(""),
             "a.strides=6,1 has a row stride other than 1 (ACCEPTS column_major)");
-  EXPECT_NE(outside_domain(parse_domain("int32_indexing", op_of_rank(2)), parse_case("op=softmax shape=3x5 x.strides=2147483659,1"))
+  EXPECT_NE(outside_domain(parse_domain("int32_indexing", op_of_rank(2)),
+                           parse_case("op=softmax shape=3x5 x.strides=2147483659,1"))
                 .value_or("")
                 .find("past 2^31 - 1"),
             std::string::npos);

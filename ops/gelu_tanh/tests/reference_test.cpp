@@ -113,7 +113,8 @@ TEST(GeluTanhReference, ConditionIsTheExpArgumentsLeverage) {
 TEST(GeluTanhReference, ReadsThroughStridesIntoLogicalRowMajorOrder) {
   // A 2 x 3 f32 tensor stored column-major (strides 1, 2) after an offset of 1 element.
   const std::vector<float> storage{99.0f, -1.0f, 2.0f, 0.5f, -20.0f, 11.0f, -0.0f};
-  const kverify::TensorView x{reinterpret_cast<const unsigned char*>(storage.data()), kverify::Layout2D{2, 3, 1, 2, 1}, DType::f32};
+  const kverify::TensorView x{reinterpret_cast<const unsigned char*>(storage.data()), kverify::Layout2D{2, 3, 1, 2, 1},
+                              DType::f32};
   const auto y = kverify::gelu_tanh_reference(x);
   ASSERT_EQ(y.rows, 2);
   ASSERT_EQ(y.cols, 3);

@@ -41,7 +41,8 @@ TEST(SoftmaxReference, OutOfDomainRowsAreNanAndMinusInfinityIsExactZero) {
 TEST(SoftmaxReference, ShiftInvariantAndReadsThroughStrides) {
   // Column-major storage of a 2 x 3 tensor, values shifted by 1e3 in the second row.
   const std::vector<double> col_major{0.5, 1000.5, -1, 999, 2, 1002};
-  const kverify::TensorView x{reinterpret_cast<const unsigned char*>(col_major.data()), kverify::Layout2D{2, 3, 1, 2, 0}, DType::f64};
+  const kverify::TensorView x{reinterpret_cast<const unsigned char*>(col_major.data()),
+                              kverify::Layout2D{2, 3, 1, 2, 0}, DType::f64};
   const auto y = kverify::softmax_reference(x);
   for (int c = 0; c < 3; ++c) EXPECT_NEAR(y.at(0, c).value, y.at(1, c).value, 1e-15);
   EXPECT_NEAR(y.at(0, 0).value + y.at(0, 1).value + y.at(0, 2).value, 1.0, 1e-15);

@@ -50,7 +50,8 @@ Layout Layout::contiguous(std::span<const std::int64_t> sizes) {
   for (int d = l.rank - 1; d >= 0; --d) {
     l.sizes[d] = sizes[d];
     l.strides[d] = stride;
-    stride *= sizes[d];
+    // Saturated: a footprint past 2^63 elements is layout_problem's to refuse, not an overflow here.
+    if (__builtin_mul_overflow(stride, sizes[d], &stride)) stride = INT64_MAX;
   }
   return l;
 }

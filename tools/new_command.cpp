@@ -5,7 +5,6 @@
 #include "core/error.hpp"
 #include "core/op_spec.hpp"
 #include "tools/command.hpp"
-#include "tools/scaffold/templates.hpp"
 #include "tools/scaffold/write_scaffold.hpp"
 
 namespace kverify::cli {
@@ -88,18 +87,7 @@ int new_op_folder(const ParsedOptions& o, const std::string& name) {
                      " <kernel>` scaffolds a kernel of it)");
   if (o.has("--signature"))
     throw InputError("--signature is a kernel folder's (an op folder's kernel takes SIGNATURE tensors)");
-  namespace s = scaffold;
-  return write_scaffold({o.text("--dir", name),
-                         name,
-                         name,
-                         "tensors",
-                         "",
-                         "",
-                         "",
-                         {{"CMakeLists.txt", s::kOp_CMakeLists_txt},
-                          {"@NAME@_op.cpp", s::kOp_op_cpp},
-                          {"@NAME@.cu", s::kOp_kernel_cu},
-                          {"README.md", s::kOp_README_md}}});
+  return write_scaffold({o.text("--dir", name), name, name, "tensors", "", "", "", true});
 }
 
 int new_variant_folder(const ParsedOptions& o) {
@@ -133,16 +121,8 @@ int new_variant_folder(const ParsedOptions& o) {
     throw InputError("--signature " + shown(*o.get("--signature")) + " is not one the " + op +
                      " scaffold is written in (accepted: " + signatures + "; `kverify help signatures`)");
 
-  return write_scaffold({o.text("--dir", name),
-                         op,
-                         name,
-                         std::string(launcher->signature),
-                         std::string(launcher->text),
-                         std::string(spec->limits),
-                         std::string(spec->strategy),
-                         {{"CMakeLists.txt", scaffold::kCMakeLists},
-                          {"@NAME@.cu", scaffold::kernel_source(op)},
-                          {"README.md", scaffold::kReadme}}});
+  return write_scaffold({o.text("--dir", name), op, name, std::string(launcher->signature), std::string(launcher->text),
+                         std::string(spec->limits), std::string(spec->strategy), false});
 }
 
 std::string signature_check(std::string_view value) {

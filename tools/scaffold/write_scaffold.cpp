@@ -5,6 +5,7 @@
 #include <fstream>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "tools/scaffold/templates.hpp"
@@ -46,8 +47,17 @@ int write_scaffold(const ScaffoldRequest& r) {
     out = replaced(out, "@KVERIFY_BUILD@", KVERIFY_BUILD_DIR);
     return out;
   };
+  namespace t = cli::scaffold;
+  const std::vector<std::pair<std::string, std::string_view>> files =
+      r.op_folder
+          ? std::vector<std::pair<std::string, std::string_view>>{{"CMakeLists.txt", t::kOp_CMakeLists_txt},
+                                                                  {"@NAME@_op.cpp", t::kOp_op_cpp},
+                                                                  {"@NAME@.cu", t::kOp_kernel_cu},
+                                                                  {"README.md", t::kOp_README_md}}
+          : std::vector<std::pair<std::string, std::string_view>>{
+                {"CMakeLists.txt", t::kCMakeLists}, {"@NAME@.cu", t::kernel_source(r.op)}, {"README.md", t::kReadme}};
   std::string written;
-  for (const auto& [file_template, text] : r.files) {
+  for (const auto& [file_template, text] : files) {
     const std::string file = replaced(file_template, "@NAME@", r.name);
     std::ofstream out(dir / file, std::ios::binary);
     out << fill(text);

@@ -4,9 +4,6 @@
 #pragma once
 
 #include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
 
 namespace kverify {
 
@@ -15,12 +12,12 @@ struct ScaffoldRequest {
   std::string launcher;  // the launcher's C++ in that signature
   std::string limits;    // kverify_add_kernel arguments the scaffold kernel needs (" MAX_ROWS n")
   std::string strategy;
-  // The files: name in the folder, template (@NAME@ in a name is filled in too).
-  std::vector<std::pair<std::string, std::string_view>> files;
+  bool op_folder = false;  // `kverify new op <name>`: an op of the user's own and a kernel of it
 };
 
-// Writes the request's files into <dir>; throws InputError when the folder has files or cannot be
-// written. Returns the exit code.
+// Writes <dir>/CMakeLists.txt, <dir>/<name>.cu and <dir>/README.md (an op folder: also
+// <dir>/<name>_op.cpp); throws InputError when the folder has files or cannot be written. Returns
+// the exit code.
 int write_scaffold(const ScaffoldRequest& r);
 
 }  // namespace kverify

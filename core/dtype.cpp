@@ -4,6 +4,15 @@
 
 namespace kverify {
 
+namespace {
+// Index and mask types: rare, and kept out of round_to's hot switch.
+[[gnu::noinline]] double round_to_integer(DType d, double v) {
+  unsigned char bytes[8];
+  store_from_f64(d, v, bytes);
+  return load_as_f64(d, bytes);
+}
+}  // namespace
+
 double round_to(DType d, double v) {
   switch (d) {
     case DType::f64:
@@ -16,11 +25,8 @@ double round_to(DType d, double v) {
       return bf16_bits_to_f32(f64_to_bf16_bits(v));
     case DType::i32:
     case DType::i64:
-    case DType::u8: {
-      unsigned char bytes[8];
-      store_from_f64(d, v, bytes);
-      return load_as_f64(d, bytes);
-    }
+    case DType::u8:
+      return round_to_integer(d, v);
   }
   return v;
 }

@@ -147,6 +147,17 @@ class FuzzSizes {
 using OutputExpectations = std::vector<Expectations>;
 // One output's eager composition, row-major over its logical rows and columns, per output.
 using OutputValues = std::vector<std::vector<double>>;
+// An op of one output: its result moved in (a braced list would copy every element).
+inline OutputExpectations one_output(Expectations e) {
+  OutputExpectations out;
+  out.push_back(std::move(e));
+  return out;
+}
+inline OutputValues one_output(std::vector<double> v) {
+  OutputValues out;
+  out.push_back(std::move(v));
+  return out;
+}
 
 struct OpSpec {
   // --- what the op is --------------------------------------------------------------------------

@@ -260,11 +260,14 @@ std::uint64_t GuardedImage::poison_bits(Poison kind, std::uint64_t seed, std::in
 }
 
 void GuardedImage::poison(Poison kind, std::uint64_t seed, unsigned threads) {
+  const std::uint64_t nan_bits = guard_patterns::nan_poison_bits(dtype_);
+  const std::size_t esize = size_of(dtype_);
   parallel_for(layout_.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
     for (std::int64_t r = r0; r < r1; ++r)
       for (std::int64_t c = 0; c < layout_.cols(); ++c) {
-        const std::uint64_t bits = poison_bits(kind, seed, r, c);
-        std::memcpy(element(r, c), &bits, size_of(dtype_));
+        const std::uint64_t bits =
+            kind == Poison::nan ? nan_bits : guard_patterns::random_poison_bits(dtype_, seed, r, c);
+        std::memcpy(element(r, c), &bits, esize);
       }
   });
 }

@@ -87,7 +87,10 @@ OutputExpectations reference(const Case& c, std::span<const TensorView> in) {
       y.values.push_back({value, std::isnan(value) ? Expected::Kind::nan : Expected::Kind::approx, 0});
     }
   }
-  return {y, rstd};
+  OutputExpectations out;
+  out.push_back(std::move(y));
+  out.push_back(std::move(rstd));
+  return out;
 }
 
 // PyTorch's RMSNorm as LlamaRMSNorm writes it, in the storage precision: the row in f32, its mean

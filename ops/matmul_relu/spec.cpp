@@ -113,11 +113,11 @@ constinit const OpSpec spec = {
     .shape_form = "MxNxK",
     .shape_example = "64x64x64",
     .reference = [](const Case&,
-                    std::span<const TensorView> in) { return OutputExpectations{matmul_relu_reference(in[0], in[1])}; },
+                    std::span<const TensorView> in) { return one_output(matmul_relu_reference(in[0], in[1])); },
     .tolerance = [](const Case& c, int) { return matmul_relu_tolerance(c.dtype, c.shape[2]); },
     .eager_baseline =
         [](const Case& c, std::span<const TensorView> in) {
-          return OutputValues{matmul_relu_eager(in[0], in[1], c.dtype)};
+          return one_output(matmul_relu_eager(in[0], in[1], c.dtype));
         },
     .boundary_cases = &boundary_cases,
     .in_domain_values = &in_domain_values,

@@ -81,6 +81,7 @@ void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow
   }
   row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps);
   // The op's baseline on the same inputs (bench Cases are contiguous row-major), its own outputs.
+  if (c.op->bench_baseline_name.empty()) return;  // an op without a GPU baseline: the row says "-"
   BaselineResult br;
   try {
     BaselineInputs in{c.dtype, c.shape, {}, timer.stream(), req.params};
@@ -212,10 +213,13 @@ int run_bench(const BenchOptions& o) {
       row.case_line = p.c.to_text();
       row.gate_coverage = gates[i].coverage;
       row.goal = bench_goal(*p.c.op, p.c.dtype, p.c.shape);
-      // Ideal: every tensor read or written once.
-      for (int t = 0; t < p.c.op->tensor_count(); ++t)
-        row.ideal_bytes +=
-            static_cast<double>(p.c.layout(t).elements()) * static_cast<double>(size_of(tensor_dtype(p.c, t)));
+      // Ideal: what the op says an ideal kernel moves, else every tensor read or written once.
+      if (p.c.op->bench_bytes)
+        row.ideal_bytes = p.c.op->bench_bytes(p.c.shape, p.c.dtype);
+      else
+        for (int t = 0; t < p.c.op->tensor_count(); ++t)
+          row.ideal_bytes +=
+              static_cast<double>(p.c.layout(t).elements()) * static_cast<double>(size_of(tensor_dtype(p.c, t)));
       if (p.c.op->bench_flops) row.flops = p.c.op->bench_flops(p.c.shape);
       report.rows.push_back(row);
     }

@@ -59,8 +59,11 @@ struct Geometry {
   }
 };
 
+// An element of 1, 2, 4 or 8 bytes (u8 masks, f16/bf16, f32/i32, f64/i64).
 __device__ std::uint64_t load_bits(const unsigned char* p, unsigned bytes) {
   switch (bytes) {
+    case 1:
+      return *p;
     case 2:
       return *reinterpret_cast<const std::uint16_t*>(p);
     case 4:
@@ -71,6 +74,9 @@ __device__ std::uint64_t load_bits(const unsigned char* p, unsigned bytes) {
 }
 __device__ void store_bits(unsigned char* p, unsigned bytes, std::uint64_t v) {
   switch (bytes) {
+    case 1:
+      *p = static_cast<unsigned char>(v);
+      return;
     case 2:
       *reinterpret_cast<std::uint16_t*>(p) = static_cast<std::uint16_t>(v);
       return;

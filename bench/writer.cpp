@@ -169,7 +169,8 @@ std::string to_markdown(const BenchReport& r) {
     << "-byte read, which leaves no dirty line) before each; median, p10, p90\n"
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
-  o << "\nGB/s = ideal bytes (inputs read once, outputs written once) / median time; ceil = that / the copy ceiling; "
+  o << "\nGB/s = ideal bytes (the op's model: by default every input read once and every output written once) / "
+       "median time; ceil = that / the copy ceiling; "
        "ours/base = baseline median / our median (above 1: ours is faster); goal: the op's bench goal "
        "(reports/h200/perf.md) "
        "for its "

@@ -417,6 +417,10 @@ recipe_math::Draw input_draw(const Case& c, int t) {
     d.param = static_cast<double>(c.shape[static_cast<std::size_t>(spec.index_dim)]);
   } else if (spec.values == TensorValues::mask) {
     d.kind = recipe_math::Kind::mask;
+    d.param = spec.values_param;
+  } else if (spec.values == TensorValues::near_one) {
+    d.kind = recipe_math::Kind::near_one;
+    d.param = spec.values_param;
   }
   return d;
 }
@@ -467,10 +471,17 @@ std::string Case::to_text() const {
   return out;
 }
 
-Case parse_case(std::string_view line) {
+Case parse_case(std::string_view line) { return parse_case(line, all_ops()); }
+
+Case parse_case(std::string_view line, std::span<const OpSpec* const> ops) {
+  const auto names = [&] {
+    std::string out;
+    for (const OpSpec* op : ops) out += (out.empty() ? "" : ", ") + std::string(op->name);
+    return out;
+  };
   const auto tokens = tokens_of(line);
   if (tokens.empty()) {
-    const OpSpec& first = *all_ops()[0];
+    const OpSpec& first = *ops[0];
     throw InputError("empty Case: give at least op=NAME and its sizes, e.g. 'op=" + std::string(first.name) + " " +
                      first.example_token() + "'");
   }
@@ -480,10 +491,11 @@ Case parse_case(std::string_view line) {
   for (auto token : tokens) {
     if (token.substr(0, 3) != "op=") continue;
     if (c.op) bad(token, "op is given twice");
-    c.op = find_op(token.substr(3));
-    if (!c.op) bad(token, "unknown op " + shown(token.substr(3)) + " (accepted: " + op_names() + ")");
+    for (const OpSpec* op : ops)
+      if (op->name == token.substr(3)) c.op = op;
+    if (!c.op) bad(token, "unknown op " + shown(token.substr(3)) + " (accepted: " + names() + ")");
   }
-  if (!c.op) throw InputError("Case has no op=NAME token (accepted ops: " + op_names() + ")");
+  if (!c.op) throw InputError("Case has no op=NAME token (accepted ops: " + names() + ")");
 
   std::vector<std::string> seen;
   for (auto token : tokens) {

@@ -90,8 +90,10 @@ inline DType tensor_dtype(const Case& c, int t) {
 // Every output's elements, added.
 std::int64_t output_elements(const Case& c);
 
-// Parses a Case line; throws InputError with one line naming the bad token.
+// Parses a Case line; throws InputError with one line naming the bad token. The ops it knows are
+// the op table's, or `ops` (a test's own declarations).
 Case parse_case(std::string_view line);
+Case parse_case(std::string_view line, std::span<const OpSpec* const> ops);
 
 struct CaseField {
   std::string_view key;  // "<t>" stands for a tensor name of the op (x, y, a, b, c), "<p>" for a parameter

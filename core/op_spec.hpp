@@ -77,7 +77,8 @@ std::string_view name(ElementType e);  // "storage", "f32", ...
 enum class TensorValues : std::uint8_t {
   case_recipe,  // the Case's values= recipe (the default)
   index,        // whole numbers uniform in [0, size of index_dim): gather indices, class targets
-  mask,         // 0 or 1, each 1 with probability 1/2 (u8 masks)
+  mask,         // 1 with probability values_param (0: one half), else 0: u8 masks
+  near_one,     // 1 + values_param * normal (0: 0.1): weights, gains, scales
 };
 
 struct TensorSpec {
@@ -88,6 +89,7 @@ struct TensorSpec {
   std::int8_t rank = 0;
   TensorValues values = TensorValues::case_recipe;
   std::int8_t index_dim = -1;  // TensorValues::index: the dimension the values index
+  double values_param = 0;     // TensorValues::mask: its density; near_one: its spread
   // The `halves` recipe flips signs along a reduction index of the first factor; the other factor
   // of a product (matmul's b) stays positive, so the partial sums of the product change sign.
   bool positive_in_halves = false;
@@ -216,6 +218,9 @@ struct OpSpec {
   std::optional<BenchGoal> (*bench_goal)(DType dtype, std::span<const std::int64_t> shape) = nullptr;
   std::span<const std::string_view> bench_gate_recipes = {};
   double (*bench_flops)(std::span<const std::int64_t> shape) = nullptr;
+  // The bytes an ideal kernel moves, when not every tensor read or written once (a gather reads the
+  // rows it gathers, not the table): null for that default.
+  double (*bench_bytes)(std::span<const std::int64_t> shape, DType storage) = nullptr;
   std::string_view bench_baseline_name = {};
   // `kverify huge`: Cases past 2^31 elements and 4 GiB offsets (full Case lines).
   std::span<const std::string_view> huge_cases = {};

@@ -43,8 +43,9 @@ enum class Kind : std::uint8_t {
   zeros,
   halves,
   special,
-  index,  // whole numbers uniform in [0, param): gather indices, class targets
-  mask,   // 0 or 1
+  index,     // whole numbers uniform in [0, param): gather indices, class targets
+  mask,      // 1 with probability param (0: one half), else 0
+  near_one,  // 1 + param * normal (0: 0.1): weights and scales
 };
 
 KV_HOST_DEVICE double add(double a, double b) {
@@ -285,7 +286,9 @@ KV_HOST_DEVICE double value(const Draw& d) {
     case Kind::index:
       return static_cast<double>(a % static_cast<std::uint64_t>(clamp_to(p, 1.0, 0x1p62)));
     case Kind::mask:
-      return static_cast<double>(a & 1);
+      return unit(b) < (p > 0 ? p : 0.5) ? 1.0 : 0.0;
+    case Kind::near_one:
+      return add(1.0, mul(p > 0 ? p : 0.1, normal()));
   }
   return double_of(0x7ff8000000000000ull);
 }

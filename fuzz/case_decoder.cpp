@@ -215,6 +215,18 @@ std::int64_t size_choice(Coder& k, std::int64_t max, std::optional<std::int64_t>
   }
 }
 
+// Offsets: 0 three times in four, else 1..64 elements (misaligns vector paths).
+void code_offset(Coder& k, const Placement* want, const char* field, Placement& p) {
+  std::optional<std::uint64_t> offset_mode, offset;
+  if (want) {
+    if (want->offset == 0)
+      offset_mode = 0;
+    else
+      offset_mode = 1, offset = static_cast<std::uint64_t>(want->offset);
+  }
+  if (k.take(0, 3, offset_mode, field) == 1) p.offset = static_cast<std::int64_t>(k.take(1, kMaxOffset, offset, field));
+}
+
 // The layout of an R x C tensor (see the header); `want` is the target's placement when encoding.
 Placement layout_choice_2d(Coder& k, std::int64_t rows, std::int64_t cols, const Placement* want, const char* field) {
   std::optional<std::uint64_t> mode, pad, step;
@@ -255,15 +267,7 @@ Placement layout_choice_2d(Coder& k, std::int64_t rows, std::int64_t cols, const
     const auto far = kFarStride + static_cast<std::int64_t>(k.take(0, kMaxPad, pad, field));
     p.strides = rows <= kFarMaxLines ? Strides{far, 1} : Strides{1, far};
   }
-  // Offsets: 0 three times in four, else 1..64 elements (misaligns vector paths).
-  std::optional<std::uint64_t> offset_mode, offset;
-  if (want) {
-    if (want->offset == 0)
-      offset_mode = 0;
-    else
-      offset_mode = 1, offset = static_cast<std::uint64_t>(want->offset);
-  }
-  if (k.take(0, 3, offset_mode, field) == 1) p.offset = static_cast<std::int64_t>(k.take(1, kMaxOffset, offset, field));
+  code_offset(k, want, field, p);
   return p;
 }
 
@@ -323,14 +327,7 @@ Placement layout_choice(Coder& k, const Layout& l, const Placement* want, const 
       p.strides = f;
     }
   }
-  std::optional<std::uint64_t> offset_mode, offset;
-  if (want) {
-    if (want->offset == 0)
-      offset_mode = 0;
-    else
-      offset_mode = 1, offset = static_cast<std::uint64_t>(want->offset);
-  }
-  if (k.take(0, 3, offset_mode, field) == 1) p.offset = static_cast<std::int64_t>(k.take(1, kMaxOffset, offset, field));
+  code_offset(k, want, field, p);
   return p;
 }
 

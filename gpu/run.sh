@@ -105,6 +105,18 @@ case "${1:-}" in
     }
     step cli_runs runs
     step check_all "$k" check --backend all --budget 30 --json "$out/check.json"
+    user_op() {  # an op of a user's project (examples/your_op, built in with KVERIFY_VARIANT_DIRS=$PWD/examples/your_op)
+      "$k" list | grep -q '^embed_rmsnorm ' || { echo "embed_rmsnorm is not in this build: not run"; return 3; }
+      local ok=0
+      "$k" check --backend cuda --op embed_rmsnorm --budget 20 --json "$out/check-embed_rmsnorm.json" | tail -3 || ok=1
+      "$k" mutants --backend cuda --no-gpu-tools --fuzz-time 0 --out "$out/mutants-embed_rmsnorm" \
+        --only embed_rmsnorm/mutant_embed_rmsnorm_padded_mean | grep -E "mutant_embed_rmsnorm|Catalogue" || ok=1
+      compute-sanitizer --tool memcheck --error-exitcode 99 "$k" run 'op=embed_rmsnorm dtype=bf16 dims=T:7,V:33,C:4097 backend=cuda' |
+        grep -E "^(PASS|FAIL)|ERROR SUMMARY" || ok=1
+      "$k" bench --op embed_rmsnorm --json "$out/bench-embed_rmsnorm.json" --md "$out/bench-embed_rmsnorm.md" || ok=1
+      return $ok
+    }
+    step user_op user_op
     far_layouts() {  # rows 2^31 elements apart on tiny tensors (the virtual memory API): production
       local ok=0     # variants pass, the 32-bit offset mutant fails; then the catalogue on cuda, which draws them
       for v in warp_per_row block_per_row rows_vec split_row split_vec; do

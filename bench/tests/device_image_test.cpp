@@ -53,7 +53,8 @@ TEST(DeviceImage, EveryRecipeDrawsTheHostsBitsAndTheHostsCanaries) {
   // The draws an op declares for a tensor: indices, masks; halves' positive factor.
   for (DType d : {DType::i32, DType::i64, DType::u8})
     expect_hosts_bits({recipe_math::Kind::index, 50, 77, 2, 0, 0, 1}, d, "index:50");
-  expect_hosts_bits({recipe_math::Kind::mask, 0, 77, 3, 0, 0, 1}, DType::u8, "mask");
+  expect_hosts_bits({recipe_math::Kind::mask, 0.1, 77, 3, 0, 0, 1}, DType::u8, "mask:0.1");
+  expect_hosts_bits({recipe_math::Kind::near_one, 0.05, 77, 4, 0, 0, 1}, DType::bf16, "near_one:0.05");
   expect_hosts_bits({recipe_math::Kind::halves, 2, 77, 1, 0, 0, 1, true}, DType::bf16, "halves, positive");
 }
 

@@ -36,7 +36,11 @@ constexpr TensorSpec kTensors[] = {
      .index_dim = kVocab,
      .meaning = "the token ids, in [0, V)"},
     {.name = "table", .dims = {kVocab, kWidth}, .rank = 2, .meaning = "the embedding table"},
-    {.name = "w", .dims = {kWidth}, .rank = 1, .meaning = "the RMSNorm weight"},
+    {.name = "w",
+     .dims = {kWidth},
+     .rank = 1,
+     .values = TensorValues::near_one,
+     .meaning = "the RMSNorm weight, near 1"},
     {.name = "y", .output = true, .dims = {kTokens, kWidth}, .rank = 2, .meaning = "the normalised rows"},
     {.name = "rstd",
      .output = true,
@@ -177,6 +181,14 @@ constexpr std::string_view kBenchShapes[] = {"T:16384,V:32000,C:4096"};
 constexpr std::string_view kBenchQuick[] = {"T:64,V:100,C:1000"};
 constexpr std::string_view kGateRecipes[] = {"normal:1000", "int:3"};
 
+// An ideal kernel reads the ids, the T gathered rows (not the whole table), w once, and writes y
+// and rstd.
+double bench_bytes(std::span<const std::int64_t> s, DType storage) {
+  const auto t = static_cast<double>(s[kTokens]), c = static_cast<double>(s[kWidth]);
+  const auto es = static_cast<double>(size_of(storage));
+  return t * 4 + t * c * es + c * es + t * c * es + t * 4;
+}
+
 }  // namespace
 
 // The op table (generated from kverify_add_op) links the op by this name: external linkage.
@@ -203,6 +215,7 @@ constinit const OpSpec spec = {
     .bench_shapes = kBenchShapes,
     .bench_quick_shapes = kBenchQuick,
     .bench_gate_recipes = kGateRecipes,
+    .bench_bytes = &bench_bytes,
 };
 
 }  // namespace kverify::ops::embed_rmsnorm

@@ -26,10 +26,6 @@ namespace kverify {
 enum class Backend : std::uint8_t { automatic, emu, cuda };
 std::string_view name(Backend b);
 
-// The most tensors and scalar parameters one op declares.
-inline constexpr int kMaxTensors = 16;
-inline constexpr int kMaxParams = 8;
-
 // A tensor's strides in elements, one per dimension (a rank-2 tensor's: row stride, column stride).
 struct Strides {
   std::array<std::int64_t, kMaxRank> v{};

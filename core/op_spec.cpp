@@ -221,8 +221,10 @@ std::string op_declaration_problem(const OpSpec& op) {
     return "op '" + std::string(op.name) + "': a name is lower-case letters, digits and '_', and not 'op'";
   if (op.dims.empty()) return where + "declares no dimension";
   if (op.tensors.empty() || op.first_output() < 0) return where + "declares no output tensor";
-  if (op.tensors.size() > 16) return where + "declares more than 16 tensors";
-  if (op.params.size() > 8) return where + "declares more than 8 parameters";
+  if (op.tensors.size() > static_cast<std::size_t>(kMaxTensors))
+    return where + "declares more than " + std::to_string(kMaxTensors) + " tensors";
+  if (op.params.size() > static_cast<std::size_t>(kMaxParams))
+    return where + "declares more than " + std::to_string(kMaxParams) + " parameters";
   if (!op.reference || !op.tolerance || !op.eager_baseline || !op.in_domain_values)
     return where + "lacks its reference, tolerance, eager_baseline or in_domain_values";
   std::set<std::string_view> names;

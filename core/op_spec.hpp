@@ -63,6 +63,11 @@ struct DimSpec {
   bool may_be_long = false;
 };
 
+// The most tensors and scalar parameters one op declares (a Case holds a placement per tensor and a
+// value per parameter).
+inline constexpr int kMaxTensors = 16;
+inline constexpr int kMaxParams = 8;
+
 // A tensor dimension of size 1 that is no dimension of the op (row_sum's y is rows x 1).
 inline constexpr std::int8_t kUnitDim = -1;
 

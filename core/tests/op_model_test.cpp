@@ -94,7 +94,7 @@ TEST(OpModel, TensorsOfEveryRankGetTheirLayouts) {
   EXPECT_EQ(q.as_2d()->row_stride, 128);
   const Case gap = parse("op=toy_attention dims=B:2,H:3,T:5,D:64 q.strides=2000,640,128,1");
   EXPECT_FALSE(gap.layout(0).as_2d().has_value());  // a gap between the b's: no one row stride
-  EXPECT_EQ(pos.rows(), 5);                  // rank 1: a column
+  EXPECT_EQ(pos.rows(), 5);                         // rank 1: a column
   EXPECT_EQ(pos.cols(), 1);
   EXPECT_EQ(lse.offset, 7);
   EXPECT_EQ(norm.elements(), 1);

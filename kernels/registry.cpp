@@ -51,24 +51,29 @@ std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v, int out
   return c.op->tolerance(c, output);
 }
 
-std::vector<std::string> registration_problems() {
-  std::vector<std::string> problems;
-  for (const OpSpec* op : all_ops())
-    if (std::string p = op_declaration_problem(*op); !p.empty()) problems.push_back(p);
-  for (const auto& v : all_variants()) {
-    const std::string who = std::string(v.op) + "/" + std::string(v.name);
-    const OpSpec* op = find_op(v.op);
-    if (!op) {
-      problems.push_back(who + ": op " + std::string(v.op) + " is not declared in this build (accepted: " + op_names() +
-                         ")");
-      continue;
+const std::vector<std::string>& registration_problems() {
+  // The declarations are fixed when the program starts: checked once per process (the cli fuzz
+  // target runs the command line thousands of times a second).
+  static const std::vector<std::string> problems = [] {
+    std::vector<std::string> problems;
+    for (const OpSpec* op : all_ops())
+      if (std::string p = op_declaration_problem(*op); !p.empty()) problems.push_back(p);
+    for (const auto& v : all_variants()) {
+      const std::string who = std::string(v.op) + "/" + std::string(v.name);
+      const OpSpec* op = find_op(v.op);
+      if (!op) {
+        problems.push_back(who + ": op " + std::string(v.op) +
+                           " is not declared in this build (accepted: " + op_names() + ")");
+        continue;
+      }
+      try {
+        static_cast<void>(parse_domain(v.accepts, *op));
+      } catch (const InputError& e) {
+        problems.push_back(who + ": ACCEPTS " + e.what());
+      }
     }
-    try {
-      static_cast<void>(parse_domain(v.accepts, *op));
-    } catch (const InputError& e) {
-      problems.push_back(who + ": ACCEPTS " + e.what());
-    }
-  }
+    return problems;
+  }();
   return problems;
 }
 

@@ -60,7 +60,7 @@ std::span<const Variant> all_variants();
 // What is wrong with this build's declarations, one line each (empty: nothing): an op whose
 // declaration is inconsistent (op_declaration_problem), a variant of an op the build does not
 // have, an ACCEPTS token that names no dimension of its op. The command line refuses to run on them.
-std::vector<std::string> registration_problems();
+const std::vector<std::string>& registration_problems();
 
 // Each kernel folder's production variants, in dispatch order: kernels::<op>::variants() in
 // kernels/<op>/variants.cpp, for every folder of kernels/folders.def.

@@ -25,6 +25,7 @@
 #include "core/output_file.hpp"
 #include "core/parallel.hpp"
 #include "pipeline/execute.hpp"
+#include "pipeline/run_case.hpp"  // kRandomPoisonSeed
 
 namespace kverify {
 namespace {
@@ -32,6 +33,10 @@ namespace {
 using namespace kverify::bench;
 constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
 constexpr std::size_t kFlushBytes = 256u << 20;  // > 4x the H200's 60 MB L2
+// A timing is refused when the device stayed busy after its stop event for longer than both (the
+// median over repetitions): an honest launch leaves the device idle, and what the host needs to
+// see that (~0.01 ms) stays well under the slack.
+constexpr double kBusyAfterSlackMs = 0.05, kBusyAfterFraction = 0.05;
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -44,54 +49,121 @@ std::string clocks_seen() {
   return s.empty() ? "not available (nvidia-smi did not answer)" : "sm, max sm, mem, temp, power: " + s;
 }
 
-// The timed inputs: the Case's recipe values at its layout (the values the gate checked), drawn on
-// the device before any timing.
-std::unique_ptr<DeviceMemory> device_tensor(const Case& c, int t, bool fill) {
-  const Layout l = c.layout(t);
-  const DType dtype = tensor_dtype(c, t);
-  const std::size_t es = size_of(dtype), bytes = static_cast<std::size_t>(l.footprint()) * es;
-  auto mem = std::make_unique<DeviceMemory>(bytes);
-  if (fill) {
-    const auto rows = l.as_2d();  // bench Cases are contiguous: their dimensions collapse into rows
-    if (!rows)
-      throw std::logic_error("bench: tensor " + std::string(c.op->tensors[static_cast<std::size_t>(t)].name) +
-                             " is not contiguous");
-    draw_on_device(static_cast<unsigned char*>(mem->data) + static_cast<std::size_t>(l.offset) * es, *rows, dtype,
-                   input_draw(c, t));
+// The timed tensors are the gate's device images (the same canaries, inputs drawn the same way at
+// the same alignment), so a deterministic kernel's every timed repetition gives the image hashes
+// the gate recorded after its run 1.
+std::vector<std::unique_ptr<DeviceImage>> timed_images(const Case& c) {
+  std::vector<std::unique_ptr<DeviceImage>> images;
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
+    const TensorSpec& spec = c.op->tensors[static_cast<std::size_t>(t)];
+    images.push_back(std::make_unique<DeviceImage>(std::string(spec.name), c.layout(t), tensor_dtype(c, t),
+                                                   static_cast<std::uint64_t>(t) + 1));
+    if (!spec.output) images.back()->draw(input_draw(c, t));
   }
-  return mem;
+  return images;
 }
 
-void time_row(const PlannedCase& p, Timer& timer, int warmup, int reps, BenchRow& row) {
+// What the bench refuses a timing for, beyond the per-repetition check: work the events did not
+// see (the device still busy after the stop event: another stream, a host thread) and a rate no
+// device can reach (the timing missed work, whatever the cause). Empty: the timing stands.
+std::string timing_refusal(const std::string& who, const Timing& t, const BenchRow& row, const DeviceInfo& info) {
+  char b[320];
+  if (t.busy_after_median > std::max(kBusyAfterSlackMs, kBusyAfterFraction * t.median)) {
+    std::snprintf(b, sizeof b,
+                  "[unseen work] %s left work running on the device %.4f ms (median) after its stop event, against "
+                  "%.4f ms timed: another stream or a host thread the events do not see",
+                  who.c_str(), t.busy_after_median, t.median);
+    return b;
+  }
+  const double seconds = t.median * 1e-3;
+  if (info.dram_peak_gbps > 0 && row.read_bytes / seconds / 1e9 > info.dram_peak_gbps) {
+    std::snprintf(b, sizeof b,
+                  "[impossible] %s read %.0f bytes of inputs in %.4f ms: %.0f GB/s, above this device's DRAM peak of "
+                  "%.0f GB/s; the timing missed work (memoized results, work outside the window)",
+                  who.c_str(), row.read_bytes, t.median, row.read_bytes / seconds / 1e9, info.dram_peak_gbps);
+    return b;
+  }
+  if (info.tensor_peak_tflops > 0 && row.flops / seconds / 1e12 > info.tensor_peak_tflops) {
+    std::snprintf(b, sizeof b,
+                  "[impossible] %s did %.3g FLOP in %.4f ms: %.0f TFLOP/s, above this device's dense tensor-core peak "
+                  "of %.0f TFLOP/s; the timing missed work (memoized results, work outside the window)",
+                  who.c_str(), row.flops, t.median, row.flops / seconds / 1e12, info.tensor_peak_tflops);
+    return b;
+  }
+  return "";
+}
+
+// The kernel's timing, on the gate's images; returns the baseline's inputs, copied out of them.
+std::vector<std::unique_ptr<DeviceMemory>> time_kernel(const PlannedCase& p, const GateResult& gate,
+                                                       const DeviceInfo& info, Timer& timer, int warmup, int reps,
+                                                       BenchRow& row) {
   const Case& c = p.c;
-  std::vector<std::unique_ptr<DeviceMemory>> mem;
+  const std::vector<std::unique_ptr<DeviceImage>> images = timed_images(c);
   LaunchRequest req = launch_request_of(c, Backend::cuda);
   req.stream = timer.stream();
-  for (int t = 0; t < c.op->tensor_count(); ++t) {
-    mem.push_back(device_tensor(c, t, !c.op->tensors[static_cast<std::size_t>(t)].output));
-    const Layout l = c.layout(t);
-    const DType dtype = tensor_dtype(c, t);
-    req.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(mem.back()->data) + l.offset * size_of(dtype), l,
-                                           dtype, c.op->tensors[static_cast<std::size_t>(t)].name));
-  }
+  for (const auto& image : images)
+    req.tensors.push_back(
+        DeviceTensor::of(image->element0(), image->layout(), image->dtype(), c.op->tensors[req.tensors.size()].name));
   std::unique_ptr<DeviceMemory> workspace;
   if (const std::size_t ws = p.variant->workspace_bytes ? p.variant->workspace_bytes(req) : 0; ws > 0) {
     workspace = std::make_unique<DeviceMemory>(ws);
     req.workspace = workspace->data;
   }
-  row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps);
-  // The op's baseline on the same inputs (bench Cases are contiguous row-major), its own outputs.
+  // Every repetition starts from outputs poisoned as the gate's run 1 began, and must end with the
+  // gate's images: outputs written in full with the gated bits, inputs and canaries untouched.
+  Repetitions each;
+  const bool checked = gates_on_device(c) && gate.image_hashes.size() == images.size();
+  if (checked) {
+    each.before = [&](int) {
+      for (int t : c.op->outputs()) images[static_cast<std::size_t>(t)]->poison(Poison::nan, kRandomPoisonSeed);
+    };
+    each.check = [&](int) -> std::string {
+      for (std::size_t t = 0; t < images.size(); ++t)
+        if (images[t]->hash() != gate.image_hashes[t]) return not_the_gated_image(c, static_cast<int>(t));
+      return "";
+    };
+  }
+  row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps, checked ? &each : nullptr);
+  row.repetitions_checked = checked ? static_cast<int>(row.timing->ms.size()) - (each.problem.empty() ? 0 : 1) : 0;
+  row.refusal = !each.problem.empty() ? each.problem : timing_refusal(c.variant, *row.timing, row, info);
+  if (!row.refusal.empty()) {
+    row.not_timed_reason = "refused: " + row.refusal;
+    row.timing.reset();
+  }
+  // The baseline's inputs: copies at cudaMalloc's own alignment, as a library's users pass them
+  // (CUB's one-block segmented sum measured 4.5 % slower on the H100 at the images' 1 KiB offset).
+  std::vector<std::unique_ptr<DeviceMemory>> copies;
+  if (!c.op->bench_baseline_name.empty())
+    for (int t = 0; t < c.op->tensor_count(); ++t)
+      if (!c.op->tensors[static_cast<std::size_t>(t)].output) {
+        const auto& image = *images[static_cast<std::size_t>(t)];
+        const std::size_t bytes =
+            static_cast<std::size_t>(image.layout().footprint() - image.layout().offset) * size_of(image.dtype());
+        copies.push_back(std::make_unique<DeviceMemory>(bytes));
+        copies.back()->copy_from_device(image.element0(), bytes);
+      }
+  return copies;
+}
+
+void time_row(const PlannedCase& p, const GateResult& gate, const DeviceInfo& info, Timer& timer, int warmup, int reps,
+              BenchRow& row) {
+  const Case& c = p.c;
+  const std::vector<std::unique_ptr<DeviceMemory>> inputs = time_kernel(p, gate, info, timer, warmup, reps, row);
+  // The op's baseline on the same input values (bench Cases are contiguous row-major), its own
+  // outputs, under the same rules but the per-repetition check (its outputs have no gate).
   if (c.op->bench_baseline_name.empty()) return;  // an op without a GPU baseline: the row says "-"
   BaselineResult br;
   try {
-    BaselineInputs in{c.dtype, c.shape, {}, timer.stream(), req.params};
-    for (int t = 0; t < c.op->tensor_count(); ++t)
-      if (!c.op->tensors[static_cast<std::size_t>(t)].output)
-        in.inputs.push_back(req.tensors[static_cast<std::size_t>(t)].data);
+    BaselineInputs in{c.dtype, c.shape, {}, timer.stream(), launch_request_of(c, Backend::cuda).params};
+    for (const auto& input : inputs) in.inputs.push_back(input->data);
     const Baseline b = op_baseline(*c.op, in);
     br.name = b.name;
     br.detail = b.detail;
     br.timing = timer.time(b.run, warmup, reps);
+    if (const std::string r = timing_refusal("the baseline " + b.name, *br.timing, row, info); !r.empty()) {
+      br.error = "refused: " + r;
+      br.timing.reset();
+    }
   } catch (const std::exception& e) {
     br.name = std::string(c.op->bench_baseline_name);
     br.error = e.what();
@@ -214,12 +286,17 @@ int run_bench(const BenchOptions& o) {
       row.gate_coverage = gates[i].coverage;
       row.goal = bench_goal(*p.c.op, p.c.dtype, p.c.shape);
       // Ideal: what the op says an ideal kernel moves, else every tensor read or written once.
-      if (p.c.op->bench_bytes)
-        row.ideal_bytes = p.c.op->bench_bytes(p.c.shape, p.c.dtype);
-      else
-        for (int t = 0; t < p.c.op->tensor_count(); ++t)
-          row.ideal_bytes +=
-              static_cast<double>(p.c.layout(t).elements()) * static_cast<double>(size_of(tensor_dtype(p.c, t)));
+      double output_bytes = 0;
+      for (int t = 0; t < p.c.op->tensor_count(); ++t) {
+        const double bytes =
+            static_cast<double>(p.c.layout(t).elements()) * static_cast<double>(size_of(tensor_dtype(p.c, t)));
+        row.ideal_bytes += bytes;
+        if (p.c.op->tensors[static_cast<std::size_t>(t)].output) output_bytes += bytes;
+      }
+      if (p.c.op->bench_bytes) row.ideal_bytes = p.c.op->bench_bytes(p.c.shape, p.c.dtype);
+      // What must come from DRAM after the L2 flush: the inputs an ideal kernel reads (outputs may
+      // still sit in L2 when the stop event completes).
+      row.read_bytes = std::max(0.0, row.ideal_bytes - output_bytes);
       if (p.c.op->bench_flops) row.flops = p.c.op->bench_flops(p.c.shape);
       report.rows.push_back(row);
     }
@@ -249,17 +326,37 @@ int run_bench(const BenchOptions& o) {
   const bool any_not_run = std::any_of(report.rows.begin(), report.rows.end(), [](auto& r) { return r.gate_not_run; });
   int status = any_fail ? kFail : any_not_run ? kNotRun : kPass;
   if (!gpu) {
-    report.note = "cannot time: no GPU (" + why_no_gpu + "); the gate ran on emu";
-    for (auto& row : report.rows)
-      if (!row.gate_failed && !row.gate_not_run) row.not_timed_reason = "not timed: no GPU";
-    if (!any_fail) status = kNotRun;
+    // No timing, but the repetitions the GPU would time are made and checked as there.
+    report.note = "cannot time: no GPU (" + why_no_gpu + "); the gate and the repetitions ran on emu";
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (!cases[i].timed) continue;
+      BenchRow& row = report.rows[row_of.at(cases[i].group)];
+      if (row.gate_failed || row.gate_not_run) continue;
+      const std::string problem = check_repetitions_on_host(cases[i].c, *cases[i].variant, gates[i].image_hashes,
+                                                            warmup + reps, go.threads, row.repetitions_checked);
+      if (!problem.empty()) {
+        row.refusal = problem;
+        row.not_timed_reason = "refused: " + problem;
+        any_fail = true;
+      } else {
+        row.not_timed_reason = "not timed: no GPU (" + std::to_string(row.repetitions_checked) +
+                               " repetitions on emu, each the gate's result)";
+      }
+      std::fprintf(stderr, "  repetitions %s: %s\n", row.case_line.c_str(), row.not_timed_reason.c_str());
+    }
+    status = any_fail ? kFail : kNotRun;
   } else {
     const auto timing_start = std::chrono::steady_clock::now();
     try {
       const DeviceInfo info = device_info();
+      char peaks[160];
+      std::snprintf(peaks, sizeof peaks, "; DRAM peak %.0f GB/s, dense 16-bit tensor peak %s", info.dram_peak_gbps,
+                    info.tensor_peak_tflops > 0
+                        ? (std::to_string(static_cast<int>(info.tensor_peak_tflops)) + " TFLOP/s").c_str()
+                        : "unknown for this architecture");
       report.device = info.name + ", " + std::to_string(info.sm_count) + " SMs, " +
                       std::to_string(info.l2_bytes >> 20) + " MiB L2, " + std::to_string(info.memory_bytes >> 30) +
-                      " GiB";
+                      " GiB" + peaks;
       report.driver =
           std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10);
       const std::string smi = output_of({"nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"});
@@ -277,10 +374,15 @@ int run_bench(const BenchOptions& o) {
         if (!cases[i].timed) continue;
         BenchRow& row = report.rows[row_of.at(cases[i].group)];
         if (row.gate_failed || row.gate_not_run) continue;
-        time_row(cases[i], timer, warmup, reps, row);
-        std::fprintf(stderr, "  timed %s: %.4f ms\n", row.case_line.c_str(), row.timing->median);
+        time_row(cases[i], gates[i], info, timer, warmup, reps, row);
+        if (row.timing)
+          std::fprintf(stderr, "  timed %s: %.4f ms\n", row.case_line.c_str(), row.timing->median);
+        else
+          std::fprintf(stderr, "  %s: %s\n", row.case_line.c_str(), row.refusal.c_str());
       }
       report.clocks_after = clocks_seen();
+      for (const auto& row : report.rows)
+        if (!row.refusal.empty()) status = kFail;
     } catch (const std::exception& e) {
       report.note = std::string("timing stopped: ") + e.what();
       std::fprintf(stderr, "kverify bench: %s\n", report.note.c_str());
@@ -304,10 +406,12 @@ int run_bench(const BenchOptions& o) {
                 row.gate_coverage.c_str());
   std::printf("gate: %zu Cases in %.1f s%s\n", cases.size(), report.gate_seconds,
               gpu ? ("; timing " + std::to_string(static_cast<int>(report.timing_seconds)) + " s").c_str() : "");
-  for (const auto& row : report.rows)
+  for (const auto& row : report.rows) {
     if (row.gate_failed)
       std::printf("REFUSED to time %s: %s (failing Case lines above)\n", row.case_line.c_str(),
                   row.not_timed_reason.c_str());
+    if (!row.refusal.empty()) std::printf("REFUSED the timing of %s: %s\n", row.case_line.c_str(), row.refusal.c_str());
+  }
   if (!report.note.empty()) std::printf("%s\n", report.note.c_str());
   OutputFiles files;
   std::string written;

@@ -20,7 +20,12 @@ namespace kverify::bench {
 struct DeviceInfo {
   std::string name;
   int driver_version = 0, runtime_version = 0, sm_count = 0, l2_bytes = 0;
+  int compute_major = 0, compute_minor = 0;
   std::size_t memory_bytes = 0;
+  // What no honest timing can exceed, from the device's own attributes: the DRAM's peak (memory
+  // clock x bus width x 2 transfers per clock) and the dense 16-bit tensor-core peak at the top SM
+  // clock (0: an architecture the bench has no per-SM rate for).
+  double dram_peak_gbps = 0, tensor_peak_tflops = 0;
 };
 DeviceInfo device_info();
 
@@ -31,14 +36,26 @@ struct DeviceMemory {
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
   void upload(const void* host, std::size_t bytes);
+  void copy_from_device(const void* device, std::size_t bytes);
   void* data = nullptr;
   std::size_t bytes = 0;
+};
+
+// What the timer does around every timed repetition, outside its events: `before` (e.g. poison
+// the outputs) before the L2 flush, `check` once the whole device is idle after the repetition
+// (empty: nothing wrong, else what was). The timer stops at the first problem and keeps it.
+struct Repetitions {
+  std::function<void(int rep)> before;
+  std::function<std::string(int rep)> check;
+  std::string problem;  // set by Timer::time: "repetition 7 of 50: <what check said>"
 };
 
 // Times an operation on one stream with CUDA events: `warmup` untimed runs, then `reps` runs,
 // each preceded (outside its events) by a read of the L2 flush buffer, so no input is served
 // from L2 and no dirty line is left to write back inside the timed window (H200: 60 MB L2; the
-// buffer is >= 256 MB).
+// buffer is >= 256 MB). After each repetition's stop event has completed the timer waits for the
+// whole device to be idle and records how long that took (Timing::busy_after_ms): work the
+// operation left running where the events cannot see it.
 class Timer {
  public:
   explicit Timer(std::size_t flush_bytes);
@@ -46,7 +63,7 @@ class Timer {
   Timer(const Timer&) = delete;
   Timer& operator=(const Timer&) = delete;
   void* stream() const;  // a cudaStream_t
-  Timing time(const std::function<void()>& op, int warmup, int reps);
+  Timing time(const std::function<void()>& op, int warmup, int reps, Repetitions* each = nullptr);
 
  private:
   struct Impl;

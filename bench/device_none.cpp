@@ -15,11 +15,12 @@ DeviceInfo device_info() { none(); }
 DeviceMemory::DeviceMemory(std::size_t) { none(); }
 DeviceMemory::~DeviceMemory() = default;
 void DeviceMemory::upload(const void*, std::size_t) { none(); }
+void DeviceMemory::copy_from_device(const void*, std::size_t) { none(); }
 struct Timer::Impl {};
 Timer::Timer(std::size_t) { none(); }
 Timer::~Timer() = default;
 void* Timer::stream() const { none(); }
-Timing Timer::time(const std::function<void()>&, int, int) { none(); }
+Timing Timer::time(const std::function<void()>&, int, int, Repetitions*) { none(); }
 Ceiling copy_ceiling(Timer&, std::size_t, int) { none(); }
 Baseline op_baseline(const OpSpec&, const BaselineInputs&) { none(); }
 struct DeviceImage::Impl {};

@@ -88,9 +88,11 @@ std::pair<std::int64_t, std::int64_t> check_replayable(const Case& c, int t, con
 // fails brings its whole image to the host, whose own checks then describe it exactly as run_case
 // does. Only the sampled rows (and tensors read whole, e.g. matmul's B) come to the host for the
 // reference, after they are checked against the host's recipe.
-// Returns what the replay check covered, for the gate's coverage line.
+// Returns what the replay check covered, for the gate's coverage line; `hashes` gets every image's
+// hash after run 1 (bench/gate.hpp: GateResult::image_hashes).
 std::string check_on_device(const Case& c, const Variant& v, std::span<const Tolerance* const> tolerances,
-                            const std::vector<std::int64_t>& rows, unsigned threads, Verdict& verdict) {
+                            const std::vector<std::int64_t>& rows, unsigned threads, Verdict& verdict,
+                            std::vector<std::uint64_t>& hashes) {
   const int n = c.op->tensor_count();
   const std::vector<int> outputs = c.op->outputs();
   const auto spec = [&](int t) -> const TensorSpec& { return c.op->tensors[static_cast<std::size_t>(t)]; };
@@ -133,6 +135,7 @@ std::string check_on_device(const Case& c, const Variant& v, std::span<const Tol
     return true;
   };
   if (!guarded_run_on_device("run 1", Poison::nan)) return "";
+  for (const auto& image : images) hashes.push_back(image->hash());
   // Run 1's outputs are kept for the comparison and the reference; run 2 writes fresh images.
   std::vector<std::unique_ptr<DeviceImage>> first(static_cast<std::size_t>(n));
   for (const int t : outputs) {
@@ -238,21 +241,55 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& o) {
     return finish();
   }
   if (on_device) {
-    result.coverage += check_on_device(c, v, tolerances, rows, threads, verdict);
+    result.coverage += check_on_device(c, v, tolerances, rows, threads, verdict, result.image_hashes);
     decide_outcome(verdict);
+    if (verdict.outcome != Outcome::pass) result.image_hashes.clear();
     return finish();
   }
 
   std::vector<GuardedImage> first = materialize(c, threads);
   std::vector<GuardedImage> second = first;  // pristine inputs for the reference and run 2
   if (guarded_run(c, v, first, Poison::nan, verdict, threads)) {
+    for (const auto& image : first) result.image_hashes.push_back(image.hash());
     check_sampled_rows(c, rows, second, first, tolerances, threads, verdict);
     const Case run2 = second_run_of(c);
     if (guarded_run(run2, v, second, Poison::random_finite, verdict, threads))
       for (const int t : c.op->outputs()) compare_runs(first[t], second[t], verdict, threads, &c, &run2);
   }
   decide_outcome(verdict);
+  if (verdict.outcome != Outcome::pass) result.image_hashes.clear();
   return finish();
+}
+
+std::string not_the_gated_image(const Case& c, int t) {
+  const TensorSpec& spec = c.op->tensors[static_cast<std::size_t>(t)];
+  return "[not the gated result] " + std::string(spec.output ? "output " : "input ") + std::string(spec.name) +
+         " is not what the gate saw after the same call (" +
+         (spec.output ? "its bytes differ from the gated run's: elements left unwritten, another result, or bytes "
+                        "written around them"
+                      : "the kernel changed its input") +
+         ")";
+}
+
+std::string check_repetitions_on_host(const Case& c, const Variant& v, const std::vector<std::uint64_t>& hashes,
+                                      int calls, unsigned threads, int& checked) {
+  checked = 0;
+  std::vector<GuardedImage> images = materialize(c, threads);
+  if (hashes.size() != images.size()) return "";
+  for (int call = 0; call < calls; ++call) {
+    for (const int t : c.op->outputs())
+      images[static_cast<std::size_t>(t)].poison(Poison::nan, kRandomPoisonSeed, threads);
+    const std::string where = "call " + std::to_string(call + 1) + " of " + std::to_string(calls) + ": ";
+    try {
+      execute(c.backend, v, c, images);
+    } catch (const std::exception& e) {
+      return where + "[launch] " + e.what();
+    }
+    for (std::size_t t = 0; t < images.size(); ++t)
+      if (images[t].hash() != hashes[t]) return where + not_the_gated_image(c, static_cast<int>(t));
+    ++checked;
+  }
+  return "";
 }
 
 }  // namespace kverify::bench

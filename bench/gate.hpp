@@ -30,6 +30,12 @@ struct GateResult {
   std::string coverage;  // "reference on all 64 rows" or "reference on sampled 40 of 8388608 rows (...)"
   std::int64_t rows_checked = 0, rows_total = 0;
   double seconds = 0;
+  // A passed gate: the hash of every tensor's image (canaries and elements; the device image's on
+  // the device path, the GuardedImage's on the host path) after run 1, its outputs poisoned with
+  // NaN before it. A deterministic kernel (run 2 gave the same bits) given the same images makes
+  // the same hashes again: the bench checks every repetition against them. Empty when the gate
+  // did not pass.
+  std::vector<std::uint64_t> image_hashes;
 };
 
 // Whether the gate keeps this Case's tensors on the device (cuda, every layout dense; a far layout's
@@ -39,6 +45,16 @@ bool gates_on_device(const Case& c);
 
 // `c` has its backend resolved and c.variant naming `v`.
 GateResult gate_case(const Case& c, const Variant& v, const GateOptions& options);
+
+// What a repetition did wrong when tensor t's image is not the gate's after the same call.
+std::string not_the_gated_image(const Case& c, int t);
+
+// The bench's repetitions without a GPU: `calls` calls of the kernel on the host path's images
+// (emu), each from outputs poisoned as the gate's run 1 began, each checked against the gate's
+// image hashes. Returns the first problem ("call 7 of 53: ..."), or empty; `checked` counts the
+// calls that matched.
+std::string check_repetitions_on_host(const Case& c, const Variant& v, const std::vector<std::uint64_t>& hashes,
+                                      int calls, unsigned threads, int& checked);
 
 // The output rows whose reference is checked (sorted, unique), and how they were chosen.
 std::vector<std::int64_t> reference_rows(const Case& c, const GateOptions& options, std::string* how);

@@ -10,6 +10,10 @@ namespace kverify::bench {
 struct Timing {
   std::vector<double> ms;  // one per repetition, in order
   double median = 0, p10 = 0, p90 = 0, min = 0;
+  // Per repetition, how long the device stayed busy after the stop event had completed (work the
+  // events did not see: another stream, a host thread's launches), and its median.
+  std::vector<double> busy_after_ms;
+  double busy_after_median = 0;
 };
 
 // Percentile by linear interpolation between closest ranks (p in [0, 1]).

@@ -1,6 +1,7 @@
 // CUDA events on one stream, the L2 flush between repetitions, device memory and device facts.
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <vector>
 
 #include "bench/device.hpp"
@@ -20,6 +21,22 @@ DeviceInfo device_info() {
   info.sm_count = p.multiProcessorCount;
   info.l2_bytes = p.l2CacheSize;
   info.memory_bytes = p.totalGlobalMem;
+  info.compute_major = p.major;
+  info.compute_minor = p.minor;
+  int memory_khz = 0, bus_bits = 0, sm_khz = 0;
+  check(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, dev), "cudaDevAttrMemoryClockRate");
+  check(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev), "cudaDevAttrGlobalMemoryBusWidth");
+  check(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, dev), "cudaDevAttrClockRate");
+  info.dram_peak_gbps = 2.0 * memory_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  // Dense 16-bit tensor-core FLOP per SM per clock (the whitepapers' peaks over SMs x boost
+  // clock): A100 312 TFLOP/s, GA10x/AD10x 1024, H100 989, B200 ~2250.
+  const int cc = p.major * 10 + p.minor;
+  const double per_sm_clock = cc == 80                             ? 2048
+                              : (cc == 86 || cc == 87 || cc == 89) ? 1024
+                              : cc == 90                           ? 4096
+                              : cc >= 100                          ? 8192
+                                                                   : 0;
+  info.tensor_peak_tflops = per_sm_clock * p.multiProcessorCount * sm_khz * 1e3 / 1e12;
   check(cudaDriverGetVersion(&info.driver_version), "cudaDriverGetVersion");
   check(cudaRuntimeGetVersion(&info.runtime_version), "cudaRuntimeGetVersion");
   return info;
@@ -31,6 +48,9 @@ DeviceMemory::DeviceMemory(std::size_t n) : bytes(n) {
 DeviceMemory::~DeviceMemory() { cudaFree(data); }
 void DeviceMemory::upload(const void* host, std::size_t n) {
   check(cudaMemcpy(data, host, n, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+}
+void DeviceMemory::copy_from_device(const void* device, std::size_t n) {
+  check(cudaMemcpy(data, device, n, cudaMemcpyDeviceToDevice), "cudaMemcpy on the device");
 }
 
 struct Timer::Impl {
@@ -70,32 +90,53 @@ Timer::~Timer() {
 
 void* Timer::stream() const { return impl_->stream; }
 
-Timing Timer::time(const std::function<void()>& op, int warmup, int reps) {
+Timing Timer::time(const std::function<void()>& op, int warmup, int reps, Repetitions* each) {
   cudaStream_t s = impl_->stream;
   for (int i = 0; i < warmup; ++i) op();
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize after the warm-up runs");
   std::vector<cudaEvent_t> start(reps), stop(reps);
   for (int i = 0; i < reps; ++i) {
     check(cudaEventCreate(&start[i]), "cudaEventCreate");
     check(cudaEventCreate(&stop[i]), "cudaEventCreate");
   }
+  // One repetition at a time, the device idle between them: the flush is queued before the
+  // operation, so the host's launch of it overlaps the flush and never enters the window.
+  std::vector<double> busy_after(static_cast<std::size_t>(reps));
   for (int i = 0; i < reps; ++i) {
+    if (each && each->before) each->before(i);
     read_flush_buffer<<<kFlushBlocks, 256, 0, s>>>(static_cast<const int4*>(impl_->flush), impl_->flush_bytes / 16,
                                                    static_cast<int*>(impl_->flush));
     check(cudaGetLastError(), "the L2 flush kernel");
     check(cudaEventRecord(start[i], s), "cudaEventRecord");
     op();
     check(cudaEventRecord(stop[i], s), "cudaEventRecord");
+    check(cudaEventSynchronize(stop[i]), "cudaEventSynchronize on the stop event");
+    const auto stopped = std::chrono::steady_clock::now();
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize after a timed repetition");
+    busy_after[static_cast<std::size_t>(i)] =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stopped).count();
+    if (each && each->check)
+      if (std::string problem = each->check(i); !problem.empty()) {
+        each->problem = "repetition " + std::to_string(i + 1) + " of " + std::to_string(reps) + ": " + problem;
+        reps = i + 1;
+        break;
+      }
   }
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize after the timed repetitions");
-  std::vector<double> ms(reps);
+  busy_after.resize(static_cast<std::size_t>(reps));
+  std::vector<double> ms(static_cast<std::size_t>(reps));
   for (int i = 0; i < reps; ++i) {
     float t = 0;
     check(cudaEventElapsedTime(&t, start[i], stop[i]), "cudaEventElapsedTime");
     ms[i] = t;
+  }
+  for (std::size_t i = 0; i < start.size(); ++i) {
     cudaEventDestroy(start[i]);
     cudaEventDestroy(stop[i]);
   }
-  return summarize(std::move(ms));
+  Timing t = summarize(std::move(ms));
+  t.busy_after_median = percentile(busy_after, 0.5);
+  t.busy_after_ms = std::move(busy_after);
+  return t;
 }
 
 }  // namespace kverify::bench

@@ -54,7 +54,8 @@ std::string met_cell(const BenchRow& r, double ceiling_gbps) {
 }
 
 Json timing_json(const Timing& t) {
-  return {{"median_ms", t.median}, {"p10_ms", t.p10}, {"p90_ms", t.p90}, {"min_ms", t.min}, {"reps", t.ms.size()}};
+  return {{"median_ms", t.median}, {"p10_ms", t.p10},     {"p90_ms", t.p90},
+          {"min_ms", t.min},       {"reps", t.ms.size()}, {"device_busy_after_stop_median_ms", t.busy_after_median}};
 }
 
 }  // namespace
@@ -72,7 +73,8 @@ std::string format_table(const BenchReport& r) {
     std::snprintf(line, sizeof line,
                   "%-12s %-14s %-5s %-16s %-14s %10s %10s %10s %9s %6s %8s  %-18s %10s %9s  %-15s %s\n", row.op.c_str(),
                   row.variant.c_str(), row.dtype.c_str(), row.shape.c_str(), gate_cell(row).c_str(),
-                  t ? fmt("%.4f", row.timing->median).c_str() : (row.gate_failed ? "REFUSED" : "not timed"),
+                  t ? fmt("%.4f", row.timing->median).c_str()
+                    : (row.gate_failed || !row.refusal.empty() ? "REFUSED" : "not timed"),
                   t ? fmt("%.4f", row.timing->p10).c_str() : "-", t ? fmt("%.4f", row.timing->p90).c_str() : "-",
                   t ? fmt("%.0f", gbps(row)).c_str() : "-",
                   t && r.ceiling_gbps > 0 ? fmt("%.2f", gbps(row) / r.ceiling_gbps).c_str() : "-",
@@ -122,6 +124,9 @@ std::string to_json(const BenchReport& r) {
                 {"failing", row.failing_lines}}},
               {"ideal_bytes", row.ideal_bytes}};
     if (row.flops > 0) x["flops"] = row.flops;
+    x["read_bytes"] = row.read_bytes;
+    x["repetitions_checked"] = row.repetitions_checked;
+    if (!row.refusal.empty()) x["refused"] = row.refusal;
     if (row.timing) {
       x["timing"] = timing_json(*row.timing);
       x["gbps"] = gbps(row);
@@ -166,7 +171,8 @@ std::string to_markdown(const BenchReport& r) {
       << r.ceiling_bytes << " bytes copied, median of " << r.ceiling_timing->ms.size() << ")\n";
   o << "- timing: " << r.warmup << " warm-up runs, then " << r.reps
     << " repetitions timed with CUDA events on one stream, an L2 flush (" << r.flush_bytes
-    << "-byte read, which leaves no dirty line) before each; median, p10, p90\n"
+    << "-byte read, which leaves no dirty line) before each; median, p10, p90; each repetition starts from "
+       "poisoned outputs and must end with the gate's device images (docs/bench.md, what the bench refuses)\n"
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (the op's model: by default every input read once and every output written once) / "
@@ -190,9 +196,9 @@ std::string to_markdown(const BenchReport& r) {
     const bool t = row.timing.has_value();
     o << "| " << row.op << " | " << row.variant << " | " << row.dtype << " | " << row.shape << " | " << gate_cell(row)
       << " | "
-      << (t                 ? fmt("%.4f", row.timing->median)
-          : row.gate_failed ? "**REFUSED**"
-                            : "not timed")
+      << (t                                         ? fmt("%.4f", row.timing->median)
+          : row.gate_failed || !row.refusal.empty() ? "**REFUSED**"
+                                                    : "not timed")
       << " | " << (t ? fmt("%.4f", row.timing->p10) : "-") << " | " << (t ? fmt("%.4f", row.timing->p90) : "-") << " | "
       << (t ? fmt("%.0f", gbps(row)) : "-") << " | "
       << (t && r.ceiling_gbps > 0 ? fmt("%.2f", gbps(row) / r.ceiling_gbps) : "-") << " | "
@@ -201,6 +207,13 @@ std::string to_markdown(const BenchReport& r) {
       << (row.baseline && row.baseline->timing ? fmt("%.4f", row.baseline->timing->median) : "-") << " | "
       << ratio_cell(row) << " | " << goal_cell(row) << " | " << met_cell(row, r.ceiling_gbps) << " |\n";
   }
+  bool any_refused = false;
+  for (const auto& row : r.rows)
+    if (!row.refusal.empty()) {
+      if (!any_refused) o << "\n## Timings refused\n\n";
+      any_refused = true;
+      o << "- " << row.case_line << ": " << row.refusal << "\n";
+    }
   o << "\n## Gate coverage\n\n";
   for (const auto& row : r.rows) {
     o << "- " << row.case_line << ": " << gate_cell(row) << ", " << fmt("%.1f", row.gate_seconds) << " s; "

@@ -26,7 +26,12 @@ struct BenchRow {
   std::vector<std::string> failing_lines;  // reproduce lines of the failing Cases
   std::optional<Timing> timing;            // none when refused or not timed
   std::string not_timed_reason;
+  // Set when the timing itself was refused (a repetition's outputs not the gated ones, work left
+  // running after the window, a time no device can reach): the reason, with the cheat class.
+  std::string refusal;
+  int repetitions_checked = 0;        // timed repetitions whose images matched the gate's
   double ideal_bytes = 0, flops = 0;  // flops 0 except matmul
+  double read_bytes = 0;              // of ideal_bytes, what must come from DRAM (the inputs)
   std::optional<BaselineResult> baseline;
   std::optional<Goal> goal;  // the op's bench goal (OpSpec::bench_goal), for its shapes
 };

@@ -40,6 +40,9 @@
 #     [CXX_FLAGS <flag>...]          host-compiler flags of its emu TU
 #     [INCLUDE_DIRS <dir>...] [INCLUDE_DIRS_EMU <dir>...] [INCLUDE_DIRS_CUDA <dir>...]
 #     [MUTANT "<bug class>"]         a deliberately wrong variant (kernels/<op>/mutants/)
+#     [CHEAT "<cheat class>"]        correct on every call a check makes, it games the timing
+#                                    (bench/tests/cheats/): run only by name, never in the mutation
+#                                    catalogue; `kverify bench --variant` must refuse its timing
 #     [EMU_ONLY | CUDA_ONLY [REASON "<why not on emu>"]]
 #
 # Registration is a generated table (kverify_added_variants.cpp in kv_kernels, referenced by
@@ -96,7 +99,7 @@ endfunction()
 # A macro, so that it parses the calling function's own arguments (a STRATEGY text may hold a ';').
 macro(_kverify_register)
   set(flags EMU_ONLY CUDA_ONLY NO_STREAM)
-  set(single NAME OP LAUNCHER STRATEGY MUTANT MAX_ROWS MAX_COLS REASON SIGNATURE WORKSPACE WORKSPACE_FUNCTION POLICY
+  set(single NAME OP LAUNCHER STRATEGY MUTANT CHEAT MAX_ROWS MAX_COLS REASON SIGNATURE WORKSPACE WORKSPACE_FUNCTION POLICY
              PRECONDITION CUDA_ARCHITECTURES)
   set(multi SOURCES DTYPES INCLUDE_DIRS INCLUDE_DIRS_EMU INCLUDE_DIRS_CUDA ACCEPTS CUDA_FLAGS CXX_FLAGS FUNCTION)
   cmake_parse_arguments(PARSE_ARGV 0 KV "${flags}" "${single}" "${multi}")
@@ -270,8 +273,13 @@ macro(_kverify_register)
       list(APPEND ${var} "${abs}")
     endforeach()
   endforeach()
+  if(KV_MUTANT AND KV_CHEAT)
+    message(FATAL_ERROR "${where}: MUTANT and CHEAT together (accepted: one of them: a wrong result, or a right one timed dishonestly)")
+  endif()
   if(KV_MUTANT)
     set(strategy "BUG: ${KV_MUTANT}")
+  elseif(KV_CHEAT)
+    set(strategy "CHEAT: ${KV_CHEAT}")
   elseif(KV_STRATEGY)
     set(strategy "${KV_STRATEGY}")
   else()
@@ -308,6 +316,7 @@ macro(_kverify_register)
   set_property(GLOBAL PROPERTY ${p}_STRATEGY "${strategy}")
   set_property(GLOBAL PROPERTY ${p}_DTYPES "${KV_DTYPES}")
   set_property(GLOBAL PROPERTY ${p}_MUTANT "${KV_MUTANT}")
+  set_property(GLOBAL PROPERTY ${p}_CHEAT "${KV_CHEAT}")
   set_property(GLOBAL PROPERTY ${p}_MODE "${mode}")
   set_property(GLOBAL PROPERTY ${p}_REASON "${KV_REASON}")
   set_property(GLOBAL PROPERTY ${p}_MAX_ROWS "${KV_MAX_ROWS}")
@@ -538,7 +547,7 @@ function(_kverify_generate_variants)
   set(entries "")
   foreach(id IN LISTS ids)
     set(p KVERIFY_VARIANT_${id})
-    foreach(field KIND OP NAME HEADERS KERNEL_SOURCES HOST INCLUDES INCLUDES_EMU INCLUDES_CUDA STRATEGY DTYPES MUTANT MODE
+    foreach(field KIND OP NAME HEADERS KERNEL_SOURCES HOST INCLUDES INCLUDES_EMU INCLUDES_CUDA STRATEGY DTYPES MUTANT CHEAT MODE
                   REASON MAX_ROWS MAX_COLS ACCEPTS PRECONDITION WORKSPACE WORKSPACE_FUNCTION POLICY CUDA_FLAGS CUDA_ARCHITECTURES
                   CXX_FLAGS)
       get_property(${field} GLOBAL PROPERTY ${p}_${field})
@@ -589,8 +598,8 @@ function(_kverify_generate_variants)
     _kverify_cxx_string(reason_text "${REASON}")
     _kverify_dtype_flags("${DTYPES}")
     set(mutant false)
-    if(MUTANT)
-      set(mutant true)
+    if(MUTANT OR CHEAT)
+      set(mutant true)  # neither is ever chosen by auto nor in a default set of variants
     endif()
     string(APPEND entries "    {.op = \"${OP}\", .name = \"${NAME}\", .strategy = \"${strategy_text}\", .f32 = ${f32}, "
                           ".f16 = ${f16}, .bf16 = ${bf16}, .on_emu = ${on_emu}, .on_cuda = ${on_cuda}, "
@@ -601,7 +610,12 @@ function(_kverify_generate_variants)
     if(MAX_COLS)
       string(APPEND entries ", .max_cols = ${MAX_COLS}ll")
     endif()
-    string(APPEND entries ", .mutant = ${mutant}, .auto_when = never_auto")
+    string(APPEND entries ", .mutant = ${mutant}")
+    if(CHEAT)
+      _kverify_cxx_string(cheat_text "${CHEAT}")
+      string(APPEND entries ", .cheat = \"${cheat_text}\"")
+    endif()
+    string(APPEND entries ", .auto_when = never_auto")
     if(PRECONDITION)
       _kverify_declare_host_function(decls_host "${PRECONDITION}" "std::string" "const kverify::Case&")
       string(APPEND entries ", .not_applicable = &::${PRECONDITION}")

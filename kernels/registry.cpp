@@ -26,7 +26,7 @@ std::span<const Variant> mutant_variants() {
   static const std::vector<Variant> mutants = [] {
     std::vector<Variant> v;
     for (const auto& a : added_variants())
-      if (a.mutant) v.push_back(a);
+      if (a.mutant && a.cheat.empty()) v.push_back(a);
     return v;
   }();
   return mutants;

@@ -26,7 +26,10 @@ struct Variant {
   std::string_view emu_unsupported_reason;  // set when on_emu is false (e.g. tensor-core PTX)
   std::int64_t max_rows = INT64_MAX;        // of the first tensor's logical rows and columns
   std::int64_t max_cols = INT64_MAX;
-  bool mutant = false;  // deliberately wrong; never chosen by auto
+  bool mutant = false;  // deliberately wrong (or a cheat); never chosen by auto
+  // A cheat's class (CHEAT "<class>" of kverify_add_kernel): right results, a timing it did not
+  // earn; mutant is set too, and the mutation catalogue leaves it out (the bench must refuse it).
+  std::string_view cheat;
   // The dispatcher (variant=auto) takes the first variant of the op, in registry order, that
   // supports the Case and whose auto_when accepts it (null: accepts every Case).
   bool (*auto_when)(const Case&) = nullptr;

@@ -49,7 +49,10 @@ int list(const ParsedOptions&) {
     if (!v.policy.empty()) notes += " [policy " + std::string(v.policy) + "]";
     std::printf("%-12s %-26s %-14s %-10s %-12s %-10s %s%s%s\n", std::string(v.op).c_str(), std::string(v.name).c_str(),
                 dtypes.c_str(), backends.c_str(), max_rows.c_str(), max_cols.c_str(), std::string(v.strategy).c_str(),
-                notes.c_str(), v.mutant ? " [mutant]" : "");
+                notes.c_str(),
+                !v.cheat.empty() ? " [cheat]"
+                : v.mutant       ? " [mutant]"
+                                 : "");
   }
   for (const OpSpec* op : all_ops()) {
     bool any = false;

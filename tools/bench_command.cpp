@@ -76,10 +76,16 @@ const Command kBenchCommand{
     "   read: no input in L2, no dirty line) before each repetition; median, p10, p90. The\n"
     "   device-to-device copy bandwidth of the same run is the ceiling; each op's baseline runs in the\n"
     "   same run (OpSpec::bench_baseline_name).\n"
+    "3. What a time must survive: each repetition starts from poisoned outputs on the gate's own device\n"
+    "   images and must end with the gate's bytes (outputs, inputs, canaries); the device must be idle\n"
+    "   when the stop event completes (no work left on another stream); the rate must stay under the\n"
+    "   device's DRAM and tensor-core peaks. A timing that fails one is REFUSED with the cheat class\n"
+    "   (docs/bench.md, what the bench refuses).\n"
     "Default Cases: each op's bench shapes, variant=auto. Without a GPU the gate runs on emu with the\n"
     "--quick shapes and the bench says it cannot time.\n",
     kOptions,
-    "0 all timed, 1 a gate failed (those Cases untimed), 2 bad input, 3 not timed here (no GPU)",
+    "0 all timed, 1 a gate failed or a timing was refused (those Cases untimed), 2 bad input, 3 not timed here (no "
+    "GPU)",
     &bench};
 
 }  // namespace kverify::cli

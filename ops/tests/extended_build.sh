@@ -9,10 +9,10 @@
 #     its kernel and a planted-bug copy) and `kverify new op my_scaled` (the op scaffold), each
 #     added with add_subdirectory;
 #   - variants from outside folders: the project is configured with KVERIFY_VARIANT_DIRS naming the
-#     copy's examples/cuda_styles, examples/your_terms and examples/my_softmax.
+#     copy's examples/cuda_styles, examples/your_terms, examples/my_softmax and bench/tests/cheats.
 # Only the project's kverify CLI and fuzz_run are built (emu, no sanitizer flavors).
-# ops/tests/your_op.sh, examples/tests/cuda_styles.sh and examples/tests/example_builds.sh then run
-# WORK_DIR/cli.
+# ops/tests/your_op.sh, examples/tests/cuda_styles.sh, examples/tests/example_builds.sh and
+# bench/tests/cheats_emu.sh then run WORK_DIR/cli.
 #   extended_build.sh SOURCE_DIR WORK_DIR KVERIFY_CLI (this checkout's, for `kverify new`)
 set -u
 src="$1" work="$2" kv="$3"
@@ -41,11 +41,11 @@ done
 cp -r "$tree/examples/your_op" "$project/your_op"
 printf '\n# Ops of this project (kverify_add_op), each with its kernels.\nadd_subdirectory(your_op)\nadd_subdirectory(my_scaled)\n' \
   >>"$project/CMakeLists.txt"
-variant_dirs="$tree/examples/cuda_styles;$tree/examples/your_terms;$tree/examples/my_softmax"
+variant_dirs="$tree/examples/cuda_styles;$tree/examples/your_terms;$tree/examples/my_softmax;$tree/bench/tests/cheats"
 echo "my_kernel (kverify new) with the ops embed_rmsnorm (examples/your_op) and my_scaled (kverify new op), configured with kverify_DIR=$work/kverify KVERIFY_VARIANT_DIRS=$variant_dirs"
 cmake -S "$project" -B "$project/build" "${opts[@]}" -Dkverify_DIR="$work/kverify" -DKVERIFY_VARIANT_DIRS="$variant_dirs" \
   >>"$work/configure.log" 2>&1 || { tail -20 "$work/configure.log"; fail "configure my_kernel with find_package(kverify)"; }
 cmake --build "$project/build" -j "$(nproc)" --target kverify fuzz_run >"$work/build.log" 2>&1 ||
   { grep -m5 -A3 error "$work/build.log"; fail "build (the whole log: $work/build.log)"; }
 ln -sfn "$project/build/kverify/tools/kverify" "$work/cli"
-echo "PASS: kverify with my_kernel, the ops embed_rmsnorm and my_scaled of the project, and the variants of examples/cuda_styles, examples/your_terms and examples/my_softmax built: $work/cli"
+echo "PASS: kverify with my_kernel, the ops embed_rmsnorm and my_scaled of the project, and the variants of examples/cuda_styles, examples/your_terms, examples/my_softmax and bench/tests/cheats built: $work/cli"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The cheat catalogue (bench/tests/cheats) without a GPU, with the CLI ops:extended_build built
+# with it: the three cheats are listed as cheats and left out of the default variant sets; each
+# passes the gate (its results are right: only the timing can catch it); the bench's repetitions,
+# made and checked on emu as the GPU would time them, refuse the one that stops working after its
+# first calls. The side-stream and memoizing cheats get no time here (exit 3): refusing them is the
+# GPU's half (gpu/run.sh bench_cheats), since emu's streams are synchronous and a memoized result
+# is the right one.
+#   cheats_emu.sh KVERIFY_CLI WORK_DIR
+set -u
+kv="$1" work="$2"
+fail() { echo "FAIL: $*"; exit 1; }
+[[ -x $kv ]] || fail "no kverify CLI at $kv (ops:extended_build builds it)"
+mkdir -p "$work"
+listed="$("$kv" list | grep -c '\[cheat\]$')"
+[[ $listed -eq 3 ]] || fail "kverify list shows $listed cheats, expected 3"
+run() {  # run VARIANT WANT_EXIT PATTERN
+  local v="$1" want="$2" pattern="$3" rc=0
+  "$kv" bench --variant "$v" --quick --gate-extra 0 --seed 1 --json "$work/$v.json" --md "$work/$v.md" \
+    >"$work/$v.txt" 2>&1 || rc=$?
+  [[ $rc -eq $want ]] || { tail -20 "$work/$v.txt"; fail "bench --variant $v exited $rc, expected $want"; }
+  grep -qE -- "$pattern" "$work/$v.txt" || { tail -20 "$work/$v.txt"; fail "bench --variant $v: no line matches '$pattern'"; }
+  grep -qE "^gate op=.*variant=$v .* passed" "$work/$v.txt" || fail "bench --variant $v: the gate did not pass it"
+  echo "as expected  $v: exit $rc, $(grep -m1 -oE -- "$pattern" "$work/$v.txt")"
+}
+run cheat_first_calls_gelu 1 'REFUSED the timing of .*call [0-9]+ of 53: \[not the gated result\] output y'
+run cheat_side_stream_gelu 3 '53 repetitions on emu, each the gate.s result'
+run cheat_memo_sgemm 3 '53 repetitions on emu, each the gate.s result'
+echo "PASS: the cheat catalogue on emu"

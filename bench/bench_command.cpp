@@ -75,22 +75,21 @@ std::string timing_refusal(const std::string& who, const Timing& t, const BenchR
                   who.c_str(), t.busy_after_median, t.median);
     return b;
   }
-  const double seconds = t.median * 1e-3;
-  if (info.dram_peak_gbps > 0 && row.read_bytes / seconds / 1e9 > info.dram_peak_gbps) {
+  // A rate past a peak: `amount` of `what` (e.g. "bytes of inputs") in the median, per `scale` units.
+  const auto past_peak = [&](double amount, const char* what, double scale, const char* unit, double peak,
+                             const char* peak_name) -> std::string {
+    const double rate = amount / (t.median * 1e-3) / scale;
+    if (peak <= 0 || rate <= peak) return "";
     std::snprintf(b, sizeof b,
-                  "[impossible] %s read %.0f bytes of inputs in %.4f ms: %.0f GB/s, above this device's DRAM peak of "
-                  "%.0f GB/s; the timing missed work (memoized results, work outside the window)",
-                  who.c_str(), row.read_bytes, t.median, row.read_bytes / seconds / 1e9, info.dram_peak_gbps);
+                  "[impossible] %s: %.3g %s in %.4f ms: %.0f %s, above this device's %s of %.0f %s; the timing "
+                  "missed work (memoized results, work outside the window)",
+                  who.c_str(), amount, what, t.median, rate, unit, peak_name, peak, unit);
     return b;
-  }
-  if (info.tensor_peak_tflops > 0 && row.flops / seconds / 1e12 > info.tensor_peak_tflops) {
-    std::snprintf(b, sizeof b,
-                  "[impossible] %s did %.3g FLOP in %.4f ms: %.0f TFLOP/s, above this device's dense tensor-core peak "
-                  "of %.0f TFLOP/s; the timing missed work (memoized results, work outside the window)",
-                  who.c_str(), row.flops, t.median, row.flops / seconds / 1e12, info.tensor_peak_tflops);
-    return b;
-  }
-  return "";
+  };
+  if (std::string r = past_peak(row.read_bytes, "bytes of inputs read", 1e9, "GB/s", info.dram_peak_gbps, "DRAM peak");
+      !r.empty())
+    return r;
+  return past_peak(row.flops, "FLOP", 1e12, "TFLOP/s", info.tensor_peak_tflops, "dense tensor-core peak");
 }
 
 // The kernel's timing, on the gate's images; returns the baseline's inputs, copied out of them.

@@ -1,4 +1,5 @@
 // `kverify mutants`: the option table and the adapter to mutation/mutants.hpp.
+#include "bench/cheat_catalogue.hpp"
 #include "mutation/mutants.hpp"
 #include "tools/command.hpp"
 
@@ -15,6 +16,9 @@ constexpr Option kOptions[] = {
      nullptr, true},
     // A child process of `kverify mutants`: the one --only mutant, in this process.
     {"--here", "", ValueKind::flag, "", "", "", 0, 0, nullptr, false, true},
+    {"--bench", "", ValueKind::flag,
+     "the cheat catalogue instead (CHEAT registrations): each through kverify bench, whose timing must\n"
+     "be refused (on a GPU; without one only the repetitions run, on emu); --only and --out apply"},
     {"--no-gpu-tools", "", ValueKind::flag,
      "cuda: leave out the GPU-side tools (compute-sanitizer memcheck, racecheck, synccheck, initcheck;\n"
      "kverify huge), which otherwise run in turn on each mutant the catalogue did not kill"},
@@ -26,6 +30,7 @@ constexpr Option kOptions[] = {
 };
 
 int mutants(const ParsedOptions& p) {
+  if (p.has("--bench")) return run_cheat_catalogue({p.all("--only"), p.text("--out", "")});
   MutantsOptions o;
   if (p.text("--backend", "emu") == "cuda") o.backend = Backend::cuda;
   o.seed = p.seed("--seed", o.seed);
@@ -53,10 +58,12 @@ const Command kMutantsCommand{
     "a column each, and the first thing that killed the mutant. Beside them a KernelBench-style check (5\n"
     "random normal trials at one power-of-two shape, allclose 1e-4 for f32, 1e-2 for bf16; n/a for a dtype\n"
     "the mutant does not take) and, separately, a short fuzz: fuzz_run on the mutant's op target pinned to\n"
-    "the mutant.\n",
+    "the mutant.\n"
+    "With --bench: the cheat catalogue, kernels right on every call the gate makes that game the timing\n"
+    "(kverify_add_kernel(... CHEAT \"<class>\"), bench/tests/cheats/), each through kverify bench.\n",
     kOptions,
-    "0 every mutant killed (by the catalogue, or on cuda by a GPU-side tool), 1 a mutant survived or could\n"
-    "not be judged, 2 bad input, 3 not run here",
+    "0 every mutant killed (by the catalogue, or on cuda by a GPU-side tool; --bench: every cheat's timing\n"
+    "refused), 1 a mutant survived or could not be judged, 2 bad input, 3 not run here",
     &mutants};
 
 }  // namespace kverify::cli

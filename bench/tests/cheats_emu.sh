@@ -5,7 +5,7 @@
 # made and checked on emu as the GPU would time them, refuse the one that stops working after its
 # first calls. The side-stream and memoizing cheats get no time here (exit 3): refusing them is the
 # GPU's half (gpu/run.sh bench_cheats), since emu's streams are synchronous and a memoized result
-# is the right one.
+# is the right one. Then the same through `kverify mutants --bench`.
 #   cheats_emu.sh KVERIFY_CLI WORK_DIR
 set -u
 kv="$1" work="$2"
@@ -26,4 +26,14 @@ run() {  # run VARIANT WANT_EXIT PATTERN
 run cheat_first_calls_gelu 1 'REFUSED the timing of .*call [0-9]+ of 53: \[not the gated result\] output y'
 run cheat_side_stream_gelu 3 '53 repetitions on emu, each the gate.s result'
 run cheat_memo_sgemm 3 '53 repetitions on emu, each the gate.s result'
+# The same three through `kverify mutants --bench`: one refused, two not judged without a GPU (exit 3).
+rc=0
+"$kv" mutants --bench --out "$work/catalogue" >"$work/catalogue.txt" 2>&1 || rc=$?
+[[ $rc -eq 3 ]] || { tail -20 "$work/catalogue.txt"; fail "mutants --bench exited $rc, expected 3 (not judged here)"; }
+grep -qE '^\| gelu_tanh/cheat_first_calls_gelu \|.*\| refused: .*\[not the gated result\]' "$work/catalogue.txt" ||
+  { cat "$work/catalogue.txt"; fail "mutants --bench: cheat_first_calls_gelu not refused"; }
+[[ $(grep -cE '^\| [a-z_]+/cheat_[a-z_]+ \|.*\| not judged here: cannot time: no GPU' "$work/catalogue.txt") -eq 2 ]] ||
+  { cat "$work/catalogue.txt"; fail "mutants --bench: expected two cheats not judged here"; }
+[[ -s $work/catalogue/cheats.md ]] || fail "mutants --bench wrote no cheats.md"
+echo "as expected  mutants --bench: exit 3, one refused, two not judged without a GPU"
 echo "PASS: the cheat catalogue on emu"

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <numeric>
+#include <random>
 #include <thread>
 
 #include "bench/device.hpp"
@@ -26,6 +28,7 @@
 #include "core/parallel.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"  // kRandomPoisonSeed
+#include "pipeline/sampled_check.hpp"
 
 namespace kverify {
 namespace {
@@ -92,6 +95,44 @@ std::string timing_refusal(const std::string& who, const Timing& t, const BenchR
   return past_peak(row.flops, "FLOP", 1e12, "TFLOP/s", info.tensor_peak_tflops, "dense tensor-core peak");
 }
 
+// Fresh inputs for every repetition of an op whose rows are checked apart: its rows rotated by a
+// shift that is a multiple of `step`, so that every row keeps its address modulo 256 bytes (a
+// kernel may take another path for another alignment, and round otherwise); no rotation when the
+// op has one row, or fewer than step + 1.
+struct RowRotation {
+  std::int64_t rows = 0, step = 0;
+  bool usable() const { return step > 0 && rows > step; }
+};
+
+RowRotation row_rotation(const Case& c) {
+  if (!rows_checked_apart(*c.op)) return {};
+  std::int64_t step = 1;
+  for (int t = 0; t < c.op->tensor_count(); ++t) {
+    if (!c.op->follows_rows(t)) continue;
+    const auto rows2d = c.layout(t).as_2d();
+    if (!rows2d || !c.layout(t).contiguous_row_major()) return {};
+    const auto per_row = static_cast<std::int64_t>(logical_rows(c, t, 0, 1).second * rows2d->cols *
+                                                   static_cast<std::int64_t>(size_of(tensor_dtype(c, t))));
+    step = std::lcm(step, 256 / std::gcd(per_row, std::int64_t{256}));
+  }
+  return {op_rows(c), step};
+}
+
+std::size_t element_bytes(const DeviceImage& image) {
+  return static_cast<std::size_t>(image.layout().footprint() - image.layout().offset) * size_of(image.dtype());
+}
+
+// `target`'s elements := `source` (a contiguous copy of such elements) with its op rows rotated:
+// row r takes source row (r + shift) mod rows.
+void rotate_rows(DeviceImage& target, const DeviceMemory& source, std::int64_t shift, std::int64_t rows) {
+  const std::size_t bytes = element_bytes(target);
+  const std::size_t cut = bytes / static_cast<std::size_t>(rows) * static_cast<std::size_t>(shift);
+  auto* to = static_cast<unsigned char*>(target.element0());
+  const auto* from = static_cast<const unsigned char*>(source.data);
+  device_copy(to, from + cut, bytes - cut);
+  device_copy(to + (bytes - cut), from, cut);
+}
+
 // The kernel's timing, on the gate's images; returns the baseline's inputs, copied out of them.
 std::vector<std::unique_ptr<DeviceMemory>> time_kernel(const PlannedCase& p, const GateResult& gate,
                                                        const DeviceInfo& info, Timer& timer, int warmup, int reps,
@@ -112,19 +153,58 @@ std::vector<std::unique_ptr<DeviceMemory>> time_kernel(const PlannedCase& p, con
   // gate's images: outputs written in full with the gated bits, inputs and canaries untouched.
   Repetitions each;
   const bool checked = gates_on_device(c) && gate.image_hashes.size() == images.size();
+  std::vector<std::uint64_t> want = gate.image_hashes;
+  const RowRotation rotation = checked ? row_rotation(c) : RowRotation{};
+  std::vector<std::unique_ptr<DeviceMemory>> pristine(images.size());  // inputs cut with the rows; gated outputs
+  std::vector<std::unique_ptr<DeviceImage>> expected(images.size());   // an output's gated image, rotated
+  std::mt19937_64 secret{std::random_device{}()};                      // the shifts: never from the Case, never printed
+  if (rotation.usable()) {
+    // One untimed call checked against the gate gives the gated outputs to rotate.
+    for (int t : c.op->outputs()) images[static_cast<std::size_t>(t)]->poison(Poison::nan, kRandomPoisonSeed);
+    p.variant->launch_cuda(req);
+    device_synchronize();
+    for (std::size_t t = 0; t < images.size() && row.refusal.empty(); ++t)
+      if (images[t]->hash() != gate.image_hashes[t])
+        row.refusal = "the untimed call before the repetitions: " + not_the_gated_image(c, static_cast<int>(t));
+    for (std::size_t t = 0; t < images.size(); ++t) {
+      const TensorSpec& spec = c.op->tensors[t];
+      if (!spec.output && !c.op->follows_rows(static_cast<int>(t))) continue;
+      pristine[t] = std::make_unique<DeviceMemory>(element_bytes(*images[t]));
+      pristine[t]->copy_from_device(images[t]->element0(), pristine[t]->bytes);
+      if (spec.output)
+        expected[t] = std::make_unique<DeviceImage>(std::string(spec.name), c.layout(static_cast<int>(t)),
+                                                    tensor_dtype(c, static_cast<int>(t)), t + 1);
+    }
+  }
   if (checked) {
     each.before = [&](int) {
+      if (rotation.usable()) {
+        // Fresh inputs: the rows rotated by a secret shift, the gated outputs with them.
+        const std::int64_t choices = (rotation.rows - 1) / rotation.step;
+        const std::int64_t shift = rotation.step * (1 + static_cast<std::int64_t>(secret() % choices));
+        for (std::size_t t = 0; t < images.size(); ++t) {
+          if (!pristine[t]) continue;
+          DeviceImage& target = expected[t] ? *expected[t] : *images[t];
+          rotate_rows(target, *pristine[t], shift, rotation.rows);
+          want[t] = target.hash();
+        }
+      }
       for (int t : c.op->outputs()) images[static_cast<std::size_t>(t)]->poison(Poison::nan, kRandomPoisonSeed);
     };
     each.check = [&](int) -> std::string {
       for (std::size_t t = 0; t < images.size(); ++t)
-        if (images[t]->hash() != gate.image_hashes[t]) return not_the_gated_image(c, static_cast<int>(t));
+        if (images[t]->hash() != want[t]) return not_the_gated_image(c, static_cast<int>(t));
       return "";
     };
   }
-  row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps, checked ? &each : nullptr);
-  row.repetitions_checked = checked ? static_cast<int>(row.timing->ms.size()) - (each.problem.empty() ? 0 : 1) : 0;
-  row.refusal = !each.problem.empty() ? each.problem : timing_refusal(c.variant, *row.timing, row, info);
+  if (row.refusal.empty()) {
+    row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps, checked ? &each : nullptr);
+    row.repetitions_checked = checked ? static_cast<int>(row.timing->ms.size()) - (each.problem.empty() ? 0 : 1) : 0;
+    row.fresh_inputs = rotation.usable();
+    for (std::size_t t = 0; t < images.size(); ++t)  // the baseline's inputs are the unrotated ones
+      if (pristine[t] && !c.op->tensors[t].output) images[t]->copy_elements_from(pristine[t]->data);
+    row.refusal = !each.problem.empty() ? each.problem : timing_refusal(c.variant, *row.timing, row, info);
+  }
   if (!row.refusal.empty()) {
     row.not_timed_reason = "refused: " + row.refusal;
     row.timing.reset();
@@ -136,8 +216,7 @@ std::vector<std::unique_ptr<DeviceMemory>> time_kernel(const PlannedCase& p, con
     for (int t = 0; t < c.op->tensor_count(); ++t)
       if (!c.op->tensors[static_cast<std::size_t>(t)].output) {
         const auto& image = *images[static_cast<std::size_t>(t)];
-        const std::size_t bytes =
-            static_cast<std::size_t>(image.layout().footprint() - image.layout().offset) * size_of(image.dtype());
+        const std::size_t bytes = element_bytes(image);
         copies.push_back(std::make_unique<DeviceMemory>(bytes));
         copies.back()->copy_from_device(image.element0(), bytes);
       }

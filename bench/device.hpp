@@ -29,6 +29,10 @@ struct DeviceInfo {
 };
 DeviceInfo device_info();
 
+// A device-to-device copy, finished when it returns; and the whole device idle.
+void device_copy(void* to, const void* from, std::size_t bytes);
+void device_synchronize();
+
 // Device memory, freed on destruction.
 struct DeviceMemory {
   explicit DeviceMemory(std::size_t bytes);

@@ -273,6 +273,13 @@ void DeviceImage::poison(Poison kind, std::uint64_t seed) {
   finish("poisoning the outputs on the device");
 }
 
+void DeviceImage::copy_elements_from(const void* device_elements) {
+  check(cudaMemcpy(element0(), device_elements,
+                   static_cast<std::size_t>(layout_.footprint() - layout_.offset) * size_of(dtype_),
+                   cudaMemcpyDeviceToDevice),
+        "copying a device image's elements");
+}
+
 void DeviceImage::rewrite_canaries() {
   canaries<<<blocks_for(bytes_ / 8), kThreads>>>(impl_->geometry, impl_->base(), salt_, CanaryWork::rewrite_others,
                                                  nullptr);

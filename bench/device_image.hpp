@@ -43,6 +43,8 @@ class DeviceImage {
   void draw(const recipe_math::Draw& draw);
   void poison(Poison kind, std::uint64_t seed);
   void rewrite_canaries();  // every byte that is not an element's, back to the pattern
+  // A dense image's elements := a device copy of them (element0 onwards, the layout's footprint).
+  void copy_elements_from(const void* device_elements);
   std::uint64_t hash() const;
   std::uint64_t damaged_canary_bytes() const;  // bytes outside the elements that differ from the pattern
 

@@ -49,9 +49,11 @@ DeviceMemory::~DeviceMemory() { cudaFree(data); }
 void DeviceMemory::upload(const void* host, std::size_t n) {
   check(cudaMemcpy(data, host, n, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
 }
-void DeviceMemory::copy_from_device(const void* device, std::size_t n) {
-  check(cudaMemcpy(data, device, n, cudaMemcpyDeviceToDevice), "cudaMemcpy on the device");
+void DeviceMemory::copy_from_device(const void* device, std::size_t n) { device_copy(data, device, n); }
+void device_copy(void* to, const void* from, std::size_t n) {
+  if (n) check(cudaMemcpy(to, from, n, cudaMemcpyDeviceToDevice), "cudaMemcpy on the device");
 }
+void device_synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 
 struct Timer::Impl {
   cudaStream_t stream = nullptr;

@@ -126,6 +126,7 @@ std::string to_json(const BenchReport& r) {
     if (row.flops > 0) x["flops"] = row.flops;
     x["read_bytes"] = row.read_bytes;
     x["repetitions_checked"] = row.repetitions_checked;
+    x["fresh_inputs_per_repetition"] = row.fresh_inputs;
     if (!row.refusal.empty()) x["refused"] = row.refusal;
     if (row.timing) {
       x["timing"] = timing_json(*row.timing);
@@ -172,7 +173,8 @@ std::string to_markdown(const BenchReport& r) {
   o << "- timing: " << r.warmup << " warm-up runs, then " << r.reps
     << " repetitions timed with CUDA events on one stream, an L2 flush (" << r.flush_bytes
     << "-byte read, which leaves no dirty line) before each; median, p10, p90; each repetition starts from "
-       "poisoned outputs and must end with the gate's device images (docs/bench.md, what the bench refuses)\n"
+       "poisoned outputs (and, where the op's rows are independent, its rows rotated by a secret shift) and must "
+       "end with the gate's device images, rotated alike (docs/bench.md, what the bench refuses)\n"
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (the op's model: by default every input read once and every output written once) / "

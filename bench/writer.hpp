@@ -30,6 +30,7 @@ struct BenchRow {
   // running after the window, a time no device can reach): the reason, with the cheat class.
   std::string refusal;
   int repetitions_checked = 0;        // timed repetitions whose images matched the gate's
+  bool fresh_inputs = false;          // each repetition on its own rotation of the rows
   double ideal_bytes = 0, flops = 0;  // flops 0 except matmul
   double read_bytes = 0;              // of ideal_bytes, what must come from DRAM (the inputs)
   std::optional<BaselineResult> baseline;

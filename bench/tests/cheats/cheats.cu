@@ -1,11 +1,14 @@
-// Three kernels that game a benchmark harness the ways public leaderboards were gamed, each
-// correct on every call a correctness check makes: work left on a stream of its own, work done
-// only on the first calls, results memoized by their arguments. The math is plain (a grid-stride
-// GELU, a 16x16-tile SGEMM); only the launchers cheat.
+// Kernels that game a benchmark harness the ways public leaderboards were gamed, each right on
+// every call a correctness check makes: work left on a stream of its own, work done only on the
+// first calls, results memoized by their arguments, the previous call's output taken for this
+// one's, inputs overwritten once read (those that count their calls honest for kHonestCalls calls:
+// more than the gate and the warm-up make). The math is plain (a grid-stride GELU, a 16x16-tile
+// SGEMM); only the launchers cheat.
 #include <cuda_runtime.h>
 
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace bench_cheats {
 
@@ -35,11 +38,35 @@ void gelu_on_side_stream(const float* x, float* y, long long n, cudaStream_t) {
   if (n > 0) gelu_kernel<<<blocks_for(n), 256, 0, side>>>(x, y, n);
 }
 
+constexpr int kHonestCalls = 16;
+
 // Work only while someone is likely to be checking.
 void gelu_on_first_calls(const float* x, float* y, long long n, cudaStream_t stream) {
   static int calls = 0;
-  if (++calls > 16 || n == 0) return;
+  if (++calls > kHonestCalls || n == 0) return;
   gelu_kernel<<<blocks_for(n), 256, 0, stream>>>(x, y, n);
+}
+
+// The answer already in y from a previous call with the same pointers taken as this call's.
+void gelu_keeps_previous_output(const float* x, float* y, long long n, cudaStream_t stream) {
+  static int calls = 0;
+  static std::map<std::pair<const float*, float*>, long long> seen;
+  const bool repeat = seen.count({x, y}) && seen[{x, y}] == n;
+  seen[{x, y}] = n;
+  if ((++calls > kHonestCalls && repeat) || n == 0) return;
+  gelu_kernel<<<blocks_for(n), 256, 0, stream>>>(x, y, n);
+}
+
+// Inputs overwritten once read (a later call then has less to do: gelu(0) is 0).
+__global__ void zero_kernel(float* x, long long n) {
+  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += step) x[i] = 0.0f;
+}
+void gelu_then_zero_inputs(const float* x, float* y, long long n, cudaStream_t stream) {
+  static int calls = 0;
+  if (n == 0) return;
+  gelu_kernel<<<blocks_for(n), 256, 0, stream>>>(x, y, n);
+  if (++calls > kHonestCalls) zero_kernel<<<blocks_for(n), 256, 0, stream>>>(const_cast<float*>(x), n);
 }
 
 constexpr int kTile = 16;

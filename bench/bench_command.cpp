@@ -13,14 +13,14 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <numeric>
-#include <random>
 #include <thread>
 
 #include "bench/device.hpp"
 #include "bench/device_image.hpp"
 #include "bench/gate.hpp"
 #include "bench/plan.hpp"
+#include "bench/row_rotation.hpp"
+#include "bench/timing_rules.hpp"
 #include "bench/writer.hpp"
 #include "core/child_process.hpp"
 #include "core/error.hpp"
@@ -36,10 +36,6 @@ namespace {
 using namespace kverify::bench;
 constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
 constexpr std::size_t kFlushBytes = 256u << 20;  // > 4x the H200's 60 MB L2
-// A timing is refused when the device stayed busy after its stop event for longer than both (the
-// median over repetitions): an honest launch leaves the device idle, and what the host needs to
-// see that (~0.01 ms) stays well under the slack.
-constexpr double kBusyAfterSlackMs = 0.05, kBusyAfterFraction = 0.05;
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -66,72 +62,7 @@ std::vector<std::unique_ptr<DeviceImage>> timed_images(const Case& c) {
   return images;
 }
 
-// What the bench refuses a timing for, beyond the per-repetition check: work the events did not
-// see (the device still busy after the stop event: another stream, a host thread) and a rate no
-// device can reach (the timing missed work, whatever the cause). Empty: the timing stands.
-std::string timing_refusal(const std::string& who, const Timing& t, const BenchRow& row, const DeviceInfo& info) {
-  char b[320];
-  if (t.busy_after_median > std::max(kBusyAfterSlackMs, kBusyAfterFraction * t.median)) {
-    std::snprintf(b, sizeof b,
-                  "[unseen work] %s left work running on the device %.4f ms (median) after its stop event, against "
-                  "%.4f ms timed: another stream or a host thread the events do not see",
-                  who.c_str(), t.busy_after_median, t.median);
-    return b;
-  }
-  // A rate past a peak: `amount` of `what` (e.g. "bytes of inputs") in the median, per `scale` units.
-  const auto past_peak = [&](double amount, const char* what, double scale, const char* unit, double peak,
-                             const char* peak_name) -> std::string {
-    const double rate = amount / (t.median * 1e-3) / scale;
-    if (peak <= 0 || rate <= peak) return "";
-    std::snprintf(b, sizeof b,
-                  "[impossible] %s: %.3g %s in %.4f ms: %.0f %s, above this device's %s of %.0f %s; the timing "
-                  "missed work (memoized results, work outside the window)",
-                  who.c_str(), amount, what, t.median, rate, unit, peak_name, peak, unit);
-    return b;
-  };
-  if (std::string r = past_peak(row.read_bytes, "bytes of inputs read", 1e9, "GB/s", info.dram_peak_gbps, "DRAM peak");
-      !r.empty())
-    return r;
-  return past_peak(row.flops, "FLOP", 1e12, "TFLOP/s", info.tensor_peak_tflops, "dense tensor-core peak");
-}
-
-// Fresh inputs for every repetition of an op whose rows are checked apart: its rows rotated by a
-// shift that is a multiple of `step`, so that every row keeps its address modulo 256 bytes (a
-// kernel may take another path for another alignment, and round otherwise); no rotation when the
-// op has one row, or fewer than step + 1.
-struct RowRotation {
-  std::int64_t rows = 0, step = 0;
-  bool usable() const { return step > 0 && rows > step; }
-};
-
-RowRotation row_rotation(const Case& c) {
-  if (!rows_checked_apart(*c.op)) return {};
-  std::int64_t step = 1;
-  for (int t = 0; t < c.op->tensor_count(); ++t) {
-    if (!c.op->follows_rows(t)) continue;
-    const auto rows2d = c.layout(t).as_2d();
-    if (!rows2d || !c.layout(t).contiguous_row_major()) return {};
-    const auto per_row = static_cast<std::int64_t>(logical_rows(c, t, 0, 1).second * rows2d->cols *
-                                                   static_cast<std::int64_t>(size_of(tensor_dtype(c, t))));
-    step = std::lcm(step, 256 / std::gcd(per_row, std::int64_t{256}));
-  }
-  return {op_rows(c), step};
-}
-
-std::size_t element_bytes(const DeviceImage& image) {
-  return static_cast<std::size_t>(image.layout().footprint() - image.layout().offset) * size_of(image.dtype());
-}
-
-// `target`'s elements := `source` (a contiguous copy of such elements) with its op rows rotated:
-// row r takes source row (r + shift) mod rows.
-void rotate_rows(DeviceImage& target, const DeviceMemory& source, std::int64_t shift, std::int64_t rows) {
-  const std::size_t bytes = element_bytes(target);
-  const std::size_t cut = bytes / static_cast<std::size_t>(rows) * static_cast<std::size_t>(shift);
-  auto* to = static_cast<unsigned char*>(target.element0());
-  const auto* from = static_cast<const unsigned char*>(source.data);
-  device_copy(to, from + cut, bytes - cut);
-  device_copy(to + (bytes - cut), from, cut);
-}
+std::size_t element_bytes(const DeviceImage& image) { return bench::element_bytes(image.layout(), image.dtype()); }
 
 // The kernel's timing, on the gate's images; returns the baseline's inputs, copied out of them.
 std::vector<std::unique_ptr<DeviceMemory>> time_kernel(const PlannedCase& p, const GateResult& gate,
@@ -157,15 +88,16 @@ std::vector<std::unique_ptr<DeviceMemory>> time_kernel(const PlannedCase& p, con
   const RowRotation rotation = checked ? row_rotation(c) : RowRotation{};
   std::vector<std::unique_ptr<DeviceMemory>> pristine(images.size());  // inputs cut with the rows; gated outputs
   std::vector<std::unique_ptr<DeviceImage>> expected(images.size());   // an output's gated image, rotated
-  std::mt19937_64 secret{std::random_device{}()};                      // the shifts: never from the Case, never printed
+  SecretShifts shifts;
   if (rotation.usable()) {
     // One untimed call checked against the gate gives the gated outputs to rotate.
     for (int t : c.op->outputs()) images[static_cast<std::size_t>(t)]->poison(Poison::nan, kRandomPoisonSeed);
     p.variant->launch_cuda(req);
     device_synchronize();
-    for (std::size_t t = 0; t < images.size() && row.refusal.empty(); ++t)
-      if (images[t]->hash() != gate.image_hashes[t])
-        row.refusal = "the untimed call before the repetitions: " + not_the_gated_image(c, static_cast<int>(t));
+    if (std::string problem =
+            first_image_mismatch(c, gate.image_hashes, [&](std::size_t t) { return images[t]->hash(); });
+        !problem.empty())
+      row.refusal = "the untimed call before the repetitions: " + problem;
     for (std::size_t t = 0; t < images.size(); ++t) {
       const TensorSpec& spec = c.op->tensors[t];
       if (!spec.output && !c.op->follows_rows(static_cast<int>(t))) continue;
@@ -180,30 +112,29 @@ std::vector<std::unique_ptr<DeviceMemory>> time_kernel(const PlannedCase& p, con
     each.before = [&](int) {
       if (rotation.usable()) {
         // Fresh inputs: the rows rotated by a secret shift, the gated outputs with them.
-        const std::int64_t choices = (rotation.rows - 1) / rotation.step;
-        const std::int64_t shift = rotation.step * (1 + static_cast<std::int64_t>(secret() % choices));
+        const std::int64_t shift = shifts.next(rotation);
         for (std::size_t t = 0; t < images.size(); ++t) {
           if (!pristine[t]) continue;
           DeviceImage& target = expected[t] ? *expected[t] : *images[t];
-          rotate_rows(target, *pristine[t], shift, rotation.rows);
+          rotate_rows(target.element0(), pristine[t]->data, element_bytes(target), shift, rotation.rows, device_copy);
           want[t] = target.hash();
         }
       }
       for (int t : c.op->outputs()) images[static_cast<std::size_t>(t)]->poison(Poison::nan, kRandomPoisonSeed);
     };
     each.check = [&](int) -> std::string {
-      for (std::size_t t = 0; t < images.size(); ++t)
-        if (images[t]->hash() != want[t]) return not_the_gated_image(c, static_cast<int>(t));
-      return "";
+      std::string problem = first_image_mismatch(c, want, [&](std::size_t t) { return images[t]->hash(); });
+      if (problem.empty()) ++row.repetitions_checked;
+      return problem;
     };
   }
   if (row.refusal.empty()) {
     row.timing = timer.time([&] { p.variant->launch_cuda(req); }, warmup, reps, checked ? &each : nullptr);
-    row.repetitions_checked = checked ? static_cast<int>(row.timing->ms.size()) - (each.problem.empty() ? 0 : 1) : 0;
     row.fresh_inputs = rotation.usable();
     for (std::size_t t = 0; t < images.size(); ++t)  // the baseline's inputs are the unrotated ones
       if (pristine[t] && !c.op->tensors[t].output) images[t]->copy_elements_from(pristine[t]->data);
-    row.refusal = !each.problem.empty() ? each.problem : timing_refusal(c.variant, *row.timing, row, info);
+    row.refusal = !each.problem.empty() ? each.problem
+                                        : timing_refusal(c.variant, *row.timing, {row.read_bytes, row.flops}, info);
   }
   if (!row.refusal.empty()) {
     row.not_timed_reason = "refused: " + row.refusal;
@@ -238,7 +169,8 @@ void time_row(const PlannedCase& p, const GateResult& gate, const DeviceInfo& in
     br.name = b.name;
     br.detail = b.detail;
     br.timing = timer.time(b.run, warmup, reps);
-    if (const std::string r = timing_refusal("the baseline " + b.name, *br.timing, row, info); !r.empty()) {
+    if (const std::string r = timing_refusal("the baseline " + b.name, *br.timing, {row.read_bytes, row.flops}, info);
+        !r.empty()) {
       br.error = "refused: " + r;
       br.timing.reset();
     }
@@ -411,14 +343,16 @@ int run_bench(const BenchOptions& o) {
       BenchRow& row = report.rows[row_of.at(cases[i].group)];
       if (row.gate_failed || row.gate_not_run) continue;
       const std::string problem = check_repetitions_on_host(cases[i].c, *cases[i].variant, gates[i].image_hashes,
-                                                            warmup + reps, go.threads, row.repetitions_checked);
+                                                            warmup + reps + kWallRepetitions, go.threads,
+                                                            row.repetitions_checked, row.fresh_inputs);
       if (!problem.empty()) {
         row.refusal = problem;
         row.not_timed_reason = "refused: " + problem;
         any_fail = true;
       } else {
         row.not_timed_reason = "not timed: no GPU (" + std::to_string(row.repetitions_checked) +
-                               " repetitions on emu, each the gate's result)";
+                               " repetitions on emu, each the gate's result" +
+                               (row.fresh_inputs ? ", on fresh inputs after the first)" : ")");
       }
       std::fprintf(stderr, "  repetitions %s: %s\n", row.case_line.c_str(), row.not_timed_reason.c_str());
     }

@@ -59,7 +59,13 @@ struct Repetitions {
 // from L2 and no dirty line is left to write back inside the timed window (H200: 60 MB L2; the
 // buffer is >= 256 MB). After each repetition's stop event has completed the timer waits for the
 // whole device to be idle and records how long that took (Timing::busy_after_ms): work the
-// operation left running where the events cannot see it.
+// operation left running where the events cannot see it. Then kWallRepetitions more runs, timed
+// by the host's clock alone from the call to the device idle (Timing::wall_ms): a cross-check of
+// the events that does not go through them. Every run starts with no L2 set aside for persisting
+// accesses, no access-policy window on the stream and no persisting line, and the timer notes
+// what the operation set (Timing::persisting_l2_bytes, policy_window_bytes). `each` sees every
+// run but the warm-up ones, the cross-check's included, numbered on from the timed ones.
+inline constexpr int kWallRepetitions = 5;
 class Timer {
  public:
   explicit Timer(std::size_t flush_bytes);
@@ -68,9 +74,9 @@ class Timer {
   Timer& operator=(const Timer&) = delete;
   void* stream() const;  // a cudaStream_t
   Timing time(const std::function<void()>& op, int warmup, int reps, Repetitions* each = nullptr);
+  struct Impl;  // timer.cu's
 
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -7,10 +7,12 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
 
 #include "bench/device_image.hpp"
+#include "bench/row_rotation.hpp"
 #include "core/parallel.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guard_patterns.hpp"
@@ -271,12 +273,38 @@ std::string not_the_gated_image(const Case& c, int t) {
          ")";
 }
 
+std::string first_image_mismatch(const Case& c, const std::vector<std::uint64_t>& want,
+                                 const std::function<std::uint64_t(std::size_t t)>& hash) {
+  for (std::size_t t = 0; t < want.size(); ++t)
+    if (hash(t) != want[t]) return not_the_gated_image(c, static_cast<int>(t));
+  return "";
+}
+
 std::string check_repetitions_on_host(const Case& c, const Variant& v, const std::vector<std::uint64_t>& hashes,
-                                      int calls, unsigned threads, int& checked) {
+                                      int calls, unsigned threads, int& checked, bool& fresh) {
   checked = 0;
   std::vector<GuardedImage> images = materialize(c, threads);
   if (hashes.size() != images.size()) return "";
+  const RowRotation rotation = row_rotation(c);
+  fresh = rotation.usable() && calls > 1;
+  std::vector<std::uint64_t> want = hashes;
+  std::vector<std::vector<unsigned char>> pristine(images.size());   // inputs cut with the rows; gated outputs
+  std::vector<std::optional<GuardedImage>> expected(images.size());  // an output's gated image, rotated
+  SecretShifts shifts;
+  const auto element0 = [](GuardedImage& image) {
+    return image.data() + image.origin() + static_cast<std::size_t>(image.layout().offset) * size_of(image.dtype());
+  };
+  const auto host_copy = [](unsigned char* to, const unsigned char* from, std::size_t n) { std::memcpy(to, from, n); };
   for (int call = 0; call < calls; ++call) {
+    if (call > 0 && fresh) {
+      const std::int64_t shift = shifts.next(rotation);
+      for (std::size_t t = 0; t < images.size(); ++t) {
+        if (pristine[t].empty()) continue;
+        GuardedImage& target = expected[t] ? *expected[t] : images[t];
+        rotate_rows(element0(target), pristine[t].data(), pristine[t].size(), shift, rotation.rows, host_copy);
+        want[t] = target.hash();
+      }
+    }
     for (const int t : c.op->outputs())
       images[static_cast<std::size_t>(t)].poison(Poison::nan, kRandomPoisonSeed, threads);
     const std::string where = "call " + std::to_string(call + 1) + " of " + std::to_string(calls) + ": ";
@@ -285,9 +313,18 @@ std::string check_repetitions_on_host(const Case& c, const Variant& v, const std
     } catch (const std::exception& e) {
       return where + "[launch] " + e.what();
     }
-    for (std::size_t t = 0; t < images.size(); ++t)
-      if (images[t].hash() != hashes[t]) return where + not_the_gated_image(c, static_cast<int>(t));
+    if (std::string problem = first_image_mismatch(c, want, [&](std::size_t t) { return images[t].hash(); });
+        !problem.empty())
+      return where + problem;
     ++checked;
+    if (call == 0 && fresh)  // the gated images, before any rotation: what later calls' are cut from
+      for (std::size_t t = 0; t < images.size(); ++t) {
+        const TensorSpec& spec = c.op->tensors[t];
+        if (!spec.output && !c.op->follows_rows(static_cast<int>(t))) continue;
+        const unsigned char* first = element0(images[t]);
+        pristine[t].assign(first, first + element_bytes(images[t].layout(), images[t].dtype()));
+        if (spec.output) expected[t] = images[t];
+      }
   }
   return "";
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,13 +49,17 @@ GateResult gate_case(const Case& c, const Variant& v, const GateOptions& options
 
 // What a repetition did wrong when tensor t's image is not the gate's after the same call.
 std::string not_the_gated_image(const Case& c, int t);
+// The first tensor t whose image's hash(t) is not want[t], named by not_the_gated_image; empty: none.
+std::string first_image_mismatch(const Case& c, const std::vector<std::uint64_t>& want,
+                                 const std::function<std::uint64_t(std::size_t t)>& hash);
 
 // The bench's repetitions without a GPU: `calls` calls of the kernel on the host path's images
 // (emu), each from outputs poisoned as the gate's run 1 began, each checked against the gate's
-// image hashes. Returns the first problem ("call 7 of 53: ..."), or empty; `checked` counts the
-// calls that matched.
+// image hashes. As on the GPU, the first call has the gate's inputs and every later one fresh
+// inputs (bench/row_rotation.hpp) where the op allows. Returns the first problem ("call 7 of 58:
+// ..."), or empty; `checked` counts the calls that matched; `fresh` says whether inputs rotated.
 std::string check_repetitions_on_host(const Case& c, const Variant& v, const std::vector<std::uint64_t>& hashes,
-                                      int calls, unsigned threads, int& checked);
+                                      int calls, unsigned threads, int& checked, bool& fresh);
 
 // The output rows whose reference is checked (sorted, unique), and how they were chosen.
 std::vector<std::int64_t> reference_rows(const Case& c, const GateOptions& options, std::string* how);

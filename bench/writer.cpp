@@ -1,4 +1,5 @@
 #include "bench/writer.hpp"
+#include "bench/device.hpp"  // kWallRepetitions
 #include "core/json.hpp"
 
 #include <cmath>
@@ -54,8 +55,15 @@ std::string met_cell(const BenchRow& r, double ceiling_gbps) {
 }
 
 Json timing_json(const Timing& t) {
-  return {{"median_ms", t.median}, {"p10_ms", t.p10},     {"p90_ms", t.p90},
-          {"min_ms", t.min},       {"reps", t.ms.size()}, {"device_busy_after_stop_median_ms", t.busy_after_median}};
+  Json j = {{"median_ms", t.median},
+            {"p10_ms", t.p10},
+            {"p90_ms", t.p90},
+            {"min_ms", t.min},
+            {"reps", t.ms.size()},
+            {"device_busy_after_stop_median_ms", t.busy_after_median},
+            {"flush_median_ms", t.flush_ms}};
+  if (!std::isnan(t.wall_median)) j["wall_clock_median_ms"] = t.wall_median;  // null in JSON otherwise
+  return j;
 }
 
 }  // namespace
@@ -174,7 +182,11 @@ std::string to_markdown(const BenchReport& r) {
     << " repetitions timed with CUDA events on one stream, an L2 flush (" << r.flush_bytes
     << "-byte read, which leaves no dirty line) before each; median, p10, p90; each repetition starts from "
        "poisoned outputs (and, where the op's rows are independent, its rows rotated by a secret shift) and must "
-       "end with the gate's device images, rotated alike (docs/bench.md, what the bench refuses)\n"
+       "end with the gate's device images, rotated alike; the device idle after the stop event, no L2 kept "
+       "persisting, and "
+    << kWallRepetitions
+    << " more repetitions timed by the host's clock in agreement "
+       "(docs/bench.md, what the bench refuses)\n"
     << "- gate: " << fmt("%.1f", r.gate_seconds) << " s; timing: " << fmt("%.1f", r.timing_seconds) << " s\n";
   if (!r.note.empty()) o << "- **" << r.note << "**\n";
   o << "\nGB/s = ideal bytes (the op's model: by default every input read once and every output written once) / "

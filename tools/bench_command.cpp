@@ -79,9 +79,10 @@ const Command kBenchCommand{
     "3. What a time must survive: each repetition starts from poisoned outputs on the gate's own device\n"
     "   images (its rows rotated by a secret shift where the op's rows are independent) and must end\n"
     "   with the gate's bytes, rotated alike (outputs, inputs, canaries); the device must be idle\n"
-    "   when the stop event completes (no work left on another stream); the rate must stay under the\n"
-    "   device's DRAM and tensor-core peaks. A timing that fails one is REFUSED with the cheat class\n"
-    "   (docs/bench.md, what the bench refuses).\n"
+    "   when the stop event completes (no work left on another stream or by a host thread); no L2 may\n"
+    "   be kept persisting across repetitions; 5 more repetitions timed by the host's clock alone must\n"
+    "   agree with the events; the rate must stay under the device's DRAM and tensor-core peaks. A\n"
+    "   timing that fails one is REFUSED with the cheat class (docs/bench.md, what the bench refuses).\n"
     "Default Cases: each op's bench shapes, variant=auto. Without a GPU the gate runs on emu with the\n"
     "--quick shapes and the bench says it cannot time.\n",
     kOptions,

@@ -44,6 +44,7 @@ struct Event {
 };
 struct Stream {
   unsigned int flags = 0;
+  cudaAccessPolicyWindow window{};
 };
 
 // An H200 SXM's values: the compute-capability 9.0 limits of the CUDA Programming Guide (threads,
@@ -585,6 +586,61 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   const auto* b = reinterpret_cast<Event*>(end);
   if (!a->recorded || !b->recorded) return record(cudaErrorInvalidResourceHandle);
   *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
+  return cudaSuccess;
+}
+
+// The limits a program sets, as the runtime reports them back (its defaults on an H200: 1 KiB of
+// stack, 1 MiB printf FIFO, 8 MiB heap, sync depth 2, 2048 pending launches, 64 B L2 fetch
+// granularity, no persisting L2).
+namespace {
+std::mutex limits_mutex;
+size_t limits[] = {1024, 1u << 20, 8u << 20, 2, 2048, 64, 0};
+cudaAccessPolicyWindow default_streams_window{};
+
+int device_attribute(cudaDeviceAttr attr) {
+  int v = 0;
+  cudaDeviceGetAttribute(&v, attr, 0);
+  return v;
+}
+}  // namespace
+
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return record(cudaErrorUnsupportedLimit);
+  if (limit == cudaLimitPersistingL2CacheSize)  // the runtime caps the set-aside at the device's maximum
+    value = std::min(value, static_cast<size_t>(device_attribute(cudaDevAttrMaxPersistingL2CacheSize)));
+  std::lock_guard lock(limits_mutex);
+  limits[limit] = value;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (!value) return record(cudaErrorInvalidValue);
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return record(cudaErrorUnsupportedLimit);
+  std::lock_guard lock(limits_mutex);
+  *value = limits[limit];
+  return cudaSuccess;
+}
+cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+
+namespace {
+cudaAccessPolicyWindow* window_of(cudaStream_t stream) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return &default_streams_window;
+  return &reinterpret_cast<Stream*>(stream)->window;
+}
+}  // namespace
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value) {
+  if (!value || attr != cudaStreamAttributeAccessPolicyWindow) return record(cudaErrorInvalidValue);
+  const cudaAccessPolicyWindow& w = value->accessPolicyWindow;
+  if (w.num_bytes > static_cast<size_t>(device_attribute(cudaDevAttrMaxAccessPolicyWindowSize)) ||
+      !(w.hitRatio >= 0.0f && w.hitRatio <= 1.0f))
+    return record(cudaErrorInvalidValue);
+  std::lock_guard lock(limits_mutex);
+  *window_of(stream) = w;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value) {
+  if (!value || attr != cudaStreamAttributeAccessPolicyWindow) return record(cudaErrorInvalidValue);
+  std::lock_guard lock(limits_mutex);
+  value->accessPolicyWindow = *window_of(stream);
   return cudaSuccess;
 }
 

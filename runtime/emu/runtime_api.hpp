@@ -238,6 +238,40 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
+// --- device limits and L2 residency (emu has no cache: the values are kept and read back as the
+// GPU's runtime keeps them, and change nothing else) --------------------------------------------
+enum cudaLimit {
+  cudaLimitStackSize = 0x00,
+  cudaLimitPrintfFifoSize = 0x01,
+  cudaLimitMallocHeapSize = 0x02,
+  cudaLimitDevRuntimeSyncDepth = 0x03,
+  cudaLimitDevRuntimePendingLaunchCount = 0x04,
+  cudaLimitMaxL2FetchGranularity = 0x05,
+  cudaLimitPersistingL2CacheSize = 0x06
+};
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  cudaAccessProperty hitProp;
+  cudaAccessProperty missProp;
+};
+enum cudaStreamAttrID { cudaStreamAttributeAccessPolicyWindow = 1 };
+union cudaStreamAttrValue {
+  char pad[64];
+  cudaAccessPolicyWindow accessPolicyWindow;
+};
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+cudaError_t cudaCtxResetPersistingL2Cache();
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value);
+
 // --- memory (host memory) -----------------------------------------------------------------------
 cudaError_t cudaMalloc(void** ptr, size_t size);
 cudaError_t cudaMallocHost(void** ptr, size_t size);

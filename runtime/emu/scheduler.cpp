@@ -126,6 +126,12 @@ class StackPool {
     mark_all_used();  // first use: the whole stack
 #endif
   }
+  // One pool per host thread that launches, unmapped when the thread ends: its guard pages split
+  // it into 2 * kMaxThreadsPerBlock mappings, so ~32 pools kept past their threads would reach
+  // Linux's default limit of 65530 mappings (a launcher that launches from a new thread per call).
+  ~StackPool() { munmap(base_, (kStackBytes + kGuardBytes) * kMaxThreadsPerBlock); }
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
   // Lowest usable address of stack i (its guard page lies just below).
   unsigned char* bottom(int i) const { return base_ + i * (kStackBytes + kGuardBytes) + kGuardBytes; }
 

@@ -275,6 +275,43 @@ TEST(EmuRuntimeApi, MemoryCallsOnHostMemory) {
   EXPECT_EQ(cudaFree(d), cudaSuccess);
 }
 
+TEST(EmuRuntimeApi, LimitsAndL2ResidencyAreKeptAndReadBack) {
+  size_t v = 1;
+  ASSERT_EQ(cudaDeviceGetLimit(&v, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  EXPECT_EQ(v, 0u) << "no L2 is set aside for persisting accesses until a program asks";
+  int most = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&most, cudaDevAttrMaxPersistingL2CacheSize, 0), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, static_cast<size_t>(most) * 2), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&v, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  EXPECT_EQ(v, static_cast<size_t>(most)) << "the set-aside is capped at the device's maximum";
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSetLimit(static_cast<cudaLimit>(42), 1), cudaErrorUnsupportedLimit);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorUnsupportedLimit);
+  EXPECT_EQ(cudaCtxResetPersistingL2Cache(), cudaSuccess);
+
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  cudaStreamAttrValue a{};
+  float x[16];
+  a.accessPolicyWindow.base_ptr = x;
+  a.accessPolicyWindow.num_bytes = sizeof x;
+  a.accessPolicyWindow.hitRatio = 1.0f;
+  a.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  a.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  ASSERT_EQ(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &a), cudaSuccess);
+  cudaStreamAttrValue back{};
+  ASSERT_EQ(cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &back), cudaSuccess);
+  EXPECT_EQ(back.accessPolicyWindow.base_ptr, static_cast<void*>(x));
+  EXPECT_EQ(back.accessPolicyWindow.num_bytes, sizeof x);
+  EXPECT_EQ(back.accessPolicyWindow.hitProp, cudaAccessPropertyPersisting);
+  ASSERT_EQ(cudaStreamGetAttribute(nullptr, cudaStreamAttributeAccessPolicyWindow, &back), cudaSuccess);
+  EXPECT_EQ(back.accessPolicyWindow.num_bytes, 0u) << "another stream's window is its own";
+  a.accessPolicyWindow.hitRatio = 2.0f;
+  EXPECT_EQ(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &a), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+}
+
 // --- ScheduleScope, run-time errors -------------------------------------------------------------
 
 __global__ void arrival(int* counter, int* order) { order[threadIdx.x] = atomicAdd(counter, 1); }

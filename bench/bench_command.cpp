@@ -196,15 +196,17 @@ int run_bench(const BenchOptions& o) {
   std::string json_path = o.json_path, md_path = o.md_path;
   const bool seed_given = o.seed_given;
   const std::uint64_t reference_budget = o.reference_budget;
+  std::vector<std::string> outputs;
   for (const auto& path : {o.json_path, o.md_path}) {  // before the gate's minutes
     if (path.empty()) continue;
     std::error_code ec;
     if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
       std::filesystem::create_directories(parent, ec);
-    if (const auto problem = output_path_problem(path)) {
-      std::fprintf(stderr, "kverify bench: %s\n", problem->c_str());
-      return kBadInput;
-    }
+    outputs.push_back(path);
+  }
+  if (const auto problem = output_paths_problem(outputs)) {
+    std::fprintf(stderr, "kverify bench: %s\n", problem->c_str());
+    return kBadInput;
   }
   if (!seed_given) plan.seed = static_cast<std::uint64_t>(std::time(nullptr));
 

@@ -1,6 +1,8 @@
 // Writing output files all or nothing: each file's text goes to a temporary name beside it, and only
 // when every one is written are they renamed over their targets, so a failure leaves the old files
-// (or none) and never a half-written or mixed set.
+// (or none) and never a half-written or mixed set. Only a regular file is ever replaced: a path that
+// is a link is written through (the link stays, its target gets the text), and one that names a
+// folder, a device node, a FIFO or a socket is refused, as are two paths naming one file.
 #pragma once
 
 #include <optional>
@@ -25,7 +27,8 @@ class OutputFiles {
 std::optional<std::string> write_output_file(const std::string& path, std::string_view text);
 
 // Whether a file can be created at `path` (checked before a long run starts): nullopt when it can,
-// else why not.
+// else why not. The second form checks outputs written together (also that no two name one file).
 std::optional<std::string> output_path_problem(const std::string& path);
+std::optional<std::string> output_paths_problem(const std::vector<std::string>& paths);
 
 }  // namespace kverify

@@ -51,6 +51,33 @@ std::unique_ptr<Tolerance> tolerance_of(const Case& c, const Variant& v, int out
   return c.op->tolerance(c, output);
 }
 
+std::vector<std::string> variant_problems(std::span<const Variant> variants) {
+  std::vector<std::string> problems;
+  std::map<std::pair<std::string_view, std::string_view>, int> seen;
+  for (const auto& v : variants)
+    if (++seen[{v.op, v.name}] == 2)
+      problems.push_back(std::string(v.op) + "/" + std::string(v.name) +
+                         " is registered twice (kverify's own variant and a kverify_add_kernel, or two "
+                         "registrations): a Case naming it would run only one of them (accepted: variant names "
+                         "unique per op; rename the registration, e.g. my_" +
+                         std::string(v.name) + ")");
+  for (const auto& v : variants) {
+    const std::string who = std::string(v.op) + "/" + std::string(v.name);
+    const OpSpec* op = find_op(v.op);
+    if (!op) {
+      problems.push_back(who + ": op " + std::string(v.op) + " is not declared in this build (accepted: " + op_names() +
+                         ")");
+      continue;
+    }
+    try {
+      static_cast<void>(parse_domain(v.accepts, *op));
+    } catch (const InputError& e) {
+      problems.push_back(who + ": ACCEPTS " + e.what());
+    }
+  }
+  return problems;
+}
+
 const std::vector<std::string>& registration_problems() {
   // The declarations are fixed when the program starts: checked once per process (the cli fuzz
   // target runs the command line thousands of times a second).
@@ -58,20 +85,7 @@ const std::vector<std::string>& registration_problems() {
     std::vector<std::string> problems;
     for (const OpSpec* op : all_ops())
       if (std::string p = op_declaration_problem(*op); !p.empty()) problems.push_back(p);
-    for (const auto& v : all_variants()) {
-      const std::string who = std::string(v.op) + "/" + std::string(v.name);
-      const OpSpec* op = find_op(v.op);
-      if (!op) {
-        problems.push_back(who + ": op " + std::string(v.op) +
-                           " is not declared in this build (accepted: " + op_names() + ")");
-        continue;
-      }
-      try {
-        static_cast<void>(parse_domain(v.accepts, *op));
-      } catch (const InputError& e) {
-        problems.push_back(who + ": ACCEPTS " + e.what());
-      }
-    }
+    for (std::string& p : variant_problems(all_variants())) problems.push_back(std::move(p));
     return problems;
   }();
   return problems;

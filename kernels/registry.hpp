@@ -61,9 +61,13 @@ struct Variant {
 std::span<const Variant> all_variants();
 
 // What is wrong with this build's declarations, one line each (empty: nothing): an op whose
-// declaration is inconsistent (op_declaration_problem), a variant of an op the build does not
-// have, an ACCEPTS token that names no dimension of its op. The command line refuses to run on them.
+// declaration is inconsistent (op_declaration_problem), and variant_problems of all_variants(). The
+// command line refuses to run on them.
 const std::vector<std::string>& registration_problems();
+// Of a list of variants: a name registered twice for one op (a registration named like one of
+// kverify's own would never run), a variant of an op the build does not have, an ACCEPTS token
+// that names no dimension of its op.
+std::vector<std::string> variant_problems(std::span<const Variant> variants);
 
 // Each kernel folder's production variants, in dispatch order: kernels::<op>::variants() in
 // kernels/<op>/variants.cpp, for every folder of kernels/folders.def.

@@ -523,12 +523,13 @@ int run_mutants(const MutantsOptions& o) {
   Json& list = j["mutants"] = Json::array();
   for (const auto& r : rows) list.push_back(row_json(r));
   j["not_on_backend"] = elsewhere;
-  for (const auto& [file, text] :
-       {std::pair{out_dir + "/mutants.md", md}, std::pair{out_dir + "/mutants.json", json_text(j)}})
-    if (const auto error = write_output_file(file, text)) {
-      std::fprintf(stderr, "kverify mutants: %s\n", error->c_str());
-      return 2;
-    }
+  OutputFiles files;  // both or neither: never a new mutants.md beside an old mutants.json
+  files.add(out_dir + "/mutants.md", md);
+  files.add(out_dir + "/mutants.json", json_text(j));
+  if (const auto error = files.commit()) {
+    std::fprintf(stderr, "kverify mutants: %s\n", error->c_str());
+    return 2;
+  }
   std::printf("%s\nwritten: %s/mutants.md, %s/mutants.json\n", md.c_str(), out_dir.c_str(), out_dir.c_str());
   const bool survived = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.first_kill.empty(); });
   return survived ? 1 : 0;

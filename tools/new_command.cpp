@@ -4,6 +4,7 @@
 // tools/scaffold/write_scaffold.cpp.
 #include "core/error.hpp"
 #include "core/op_spec.hpp"
+#include "kernels/registry.hpp"
 #include "tools/command.hpp"
 #include "tools/scaffold/write_scaffold.hpp"
 
@@ -99,7 +100,33 @@ int new_variant_folder(const ParsedOptions& o) {
     throw InputError("name " + shown(name) +
                      " is not a lower-case identifier (accepted: [a-z_][a-z0-9_]*, e.g. my_kernel; it names the "
                      "variant (or the op), the folder, the .cu and its namespace)");
+  // The name is also a C++ namespace in the scaffold's .cu: a keyword does not compile.
+  static constexpr std::string_view kKeywords[] = {
+      "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+      "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+      "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+      "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+      "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+      "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+      "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+      "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+      "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+      "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+      "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+      "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+      "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+      "xor_eq"};
+  for (std::string_view keyword : kKeywords)
+    if (name == keyword)
+      throw InputError("name " + shown(name) +
+                       " is a C++ keyword (accepted: a lower-case identifier that is not one, e.g. my_" + name +
+                       "; it names the .cu's namespace)");
   if (op == "op") return new_op_folder(o, name);
+  if (const Variant* taken = find_variant(op, name))
+    throw InputError("variant " + op + "/" + name + " exists already" +
+                     (taken->mutant ? " (a mutant or cheat of this build)" : " (one of kverify's own)") +
+                     ": a registration of that name would collide with it (accepted: a name no variant of op " + op +
+                     " has; `kverify list --op " + op + "` shows them)");
   const OpScaffold* spec = nullptr;
   std::string ops;
   for (const auto& s : kOps) {

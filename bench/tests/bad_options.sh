@@ -19,4 +19,10 @@ check "option --op 'conv': not an op" --op conv
 check "option --reps '0': too small" --reps 0
 check "needs a value" --reps
 check "needs --op" --shape 4x4
+# Outputs: never one file twice, never anything but a regular file replaced (checked before the gate).
+dir=$(mktemp -d); mkfifo "$dir/pipe"
+check "name the same file" --op row_sum --quick --json "$dir/same" --md "$dir/same"
+check "is a FIFO (named pipe) (accepted: a regular file" --op row_sum --quick --json "$dir/pipe"
+[ -p "$dir/pipe" ] || { echo "FAIL: bench --json $dir/pipe replaced the FIFO"; fail=1; }
+rm -rf "$dir"
 exit $fail

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "kernels/domain.hpp"
+#include "kernels/registry.hpp"
 
 namespace {
 
@@ -114,6 +115,28 @@ TEST(Domain, FitIntoBringsAFarLayoutNearForA32BitIndexingKernel) {
   ASSERT_TRUE(fit_into(d, c));
   EXPECT_FALSE(outside_domain(d, c)) << c.to_text();
   EXPECT_EQ(c.to_text(), parse_case("op=softmax shape=3x5 x.strides=6,1 y.strides=1,4").to_text());
+}
+
+}  // namespace
+
+namespace {
+
+// A registration named like one of kverify's own variants would never run (a Case naming it runs
+// the first of the two): the build's declarations refuse the pair, naming it.
+TEST(VariantProblems, ANameRegisteredTwiceForOneOpIsRefused) {
+  const kverify::Variant* builtin = kverify::find_variant("softmax", "rows_vec");
+  ASSERT_NE(builtin, nullptr);
+  kverify::Variant users = *builtin;
+  users.strategy = "the user's own rows_vec";
+  const std::vector<kverify::Variant> list = {*builtin, users};
+  const std::vector<std::string> problems = kverify::variant_problems(list);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("softmax/rows_vec is registered twice"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("e.g. my_rows_vec"), std::string::npos) << problems[0];
+  kverify::Variant renamed = users;
+  renamed.name = "my_rows_vec";
+  EXPECT_TRUE(kverify::variant_problems(std::vector<kverify::Variant>{*builtin, renamed}).empty());
+  EXPECT_TRUE(kverify::variant_problems(kverify::all_variants()).empty()) << "this build's own variants";
 }
 
 }  // namespace

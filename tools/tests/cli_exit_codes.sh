@@ -27,6 +27,11 @@ expect 0 "usage: ./kverify run" -- run --help
 expect 0 "usage: ./kverify check" -- check --help
 expect 0 "x.strides|<t>.strides" -- help case
 expect 0 "block_per_row" -- list
+# `kverify new` refuses a name a registration could not carry: one of kverify's own variants (a
+# registration of it would never run), a C++ keyword (the scaffold's namespace).
+expect 2 "variant softmax/rows_vec exists already \(one of kverify's own\)" -- new softmax rows_vec --dir "${TMPDIR:-/tmp}/kv-new-taken-$$"
+expect 2 "name 'int' is a C\+\+ keyword" -- new softmax int --dir "${TMPDIR:-/tmp}/kv-new-keyword-$$"
+[[ ! -e ${TMPDIR:-/tmp}/kv-new-taken-$$ && ! -e ${TMPDIR:-/tmp}/kv-new-keyword-$$ ]] || { echo "FAIL: a refused kverify new wrote files"; fail=1; }
 expect 0 "special:S" -- help values
 if ! "$k" run 'op=softmax shape=2x3 backend=cuda' >/dev/null 2>&1; then :; fi
 out="$("$k" run 'op=softmax shape=2x3 backend=cuda' 2>&1)"; rc=$?

@@ -148,4 +148,23 @@ std::optional<std::string> output_paths_problem(const std::vector<std::string>& 
   return std::nullopt;
 }
 
+std::optional<std::string> output_folder_problem(const std::string& dir) {
+  std::error_code ec;
+  fs::path existing = dir.empty() ? fs::path(".") : fs::path(dir);
+  while (!fs::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+    existing = existing.parent_path();
+  if (!fs::exists(existing, ec)) existing = ".";
+  if (!fs::is_directory(existing, ec))
+    return "cannot write into " + dir + ": " + existing.string() +
+           " is not a folder (accepted: a folder, or a path "
+           "kverify can create one at)";
+  // A probe folder, made and removed: what access() cannot tell for root or on /proc.
+  const fs::path probe = existing / (".kverify-probe-" + std::to_string(static_cast<long>(getpid())));
+  if (!fs::create_directory(probe, ec) || ec)
+    return "cannot write into " + dir + ": " + (existing == fs::path(dir) ? "" : existing.string() + ": ") +
+           ec.message() + " (accepted: a folder kverify can write into or create)";
+  fs::remove(probe, ec);
+  return std::nullopt;
+}
+
 }  // namespace kverify

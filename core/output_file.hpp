@@ -30,5 +30,8 @@ std::optional<std::string> write_output_file(const std::string& path, std::strin
 // else why not. The second form checks outputs written together (also that no two name one file).
 std::optional<std::string> output_path_problem(const std::string& path);
 std::optional<std::string> output_paths_problem(const std::vector<std::string>& paths);
+// Whether files can be written into the folder `dir`, which may not exist yet (checked without
+// creating it: a refused command leaves no empty folder behind).
+std::optional<std::string> output_folder_problem(const std::string& dir);
 
 }  // namespace kverify

@@ -337,6 +337,10 @@ int run_agree(const AgreeOptions& o) {
   const int budget = o.budget;
   const std::uint64_t seed = o.seed;
   std::string out_dir = o.out_dir;
+  if (const auto problem = out_dir.empty() ? std::nullopt : output_folder_problem(out_dir)) {
+    std::fprintf(stderr, "kverify agree: --out: %s\n", problem->c_str());  // before the GPU's answer
+    return 2;
+  }
   if (std::string why; !backend_available(Backend::cuda, &why)) {
     std::printf("NOT RUN  agree: the agreement of emu with the GPU needs a GPU: %s\n", why.c_str());
     return kNotRun;

@@ -1,5 +1,7 @@
 #include "pipeline/memory_plan.hpp"
 
+#include "core/error.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -35,13 +37,20 @@ std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
-std::optional<std::uint64_t> limit_from_env() {
+}  // namespace
+
+std::optional<std::uint64_t> memory_limit_from_env() {
   const char* v = std::getenv("KVERIFY_MEMORY_LIMIT_GIB");
   if (!v || !*v) return std::nullopt;
-  return static_cast<std::uint64_t>(std::strtod(v, nullptr) * 1073741824.0);
+  char* end = nullptr;
+  const double gib = std::strtod(v, &end);
+  constexpr double kMostGiB = 1 << 24;  // 16 PiB: past any machine, within a uint64_t of bytes
+  if (end == v || *end != '\0' || !(gib > 0) || !(gib <= kMostGiB))
+    throw InputError("KVERIFY_MEMORY_LIMIT_GIB='" + std::string(v) +
+                     "': not a memory size in GiB (accepted: a number above 0 and up to 16777216, e.g. 8 or 0.5; "
+                     "unset for no cap)");
+  return static_cast<std::uint64_t>(gib * 1073741824.0);
 }
-
-}  // namespace
 
 MemoryNeed memory_need(const Case& c, int image_sets, std::int64_t reference_elements) {
   MemoryNeed need;
@@ -98,7 +107,7 @@ std::uint64_t host_available_bytes() {
     if (key == "MemAvailable:") avail = kib * 1024;
     in.ignore(256, '\n');
   }
-  if (const auto cap = limit_from_env()) avail = std::min(avail, *cap);
+  if (const auto cap = memory_limit_from_env()) avail = std::min(avail, *cap);
   return avail;
 }
 
@@ -108,7 +117,7 @@ std::optional<std::uint64_t> device_free_bytes() {
   std::size_t free_bytes = 0, total = 0;
   if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) return std::nullopt;
   std::uint64_t avail = free_bytes;
-  if (const auto cap = limit_from_env()) avail = std::min(avail, *cap);
+  if (const auto cap = memory_limit_from_env()) avail = std::min(avail, *cap);
   return avail;
 #else
   return std::nullopt;
@@ -126,7 +135,7 @@ std::string gib(std::uint64_t bytes) {
 
 std::optional<std::string> memory_refusal(const MemoryNeed& need, Backend backend) {
   const bool on_device = backend == Backend::cuda;
-  if (need.host < kAlwaysFits && (!on_device || need.device < kAlwaysFits + (64ull << 20)) && !limit_from_env())
+  if (need.host < kAlwaysFits && (!on_device || need.device < kAlwaysFits + (64ull << 20)) && !memory_limit_from_env())
     return std::nullopt;
   // On emu the device memory is the host images themselves.
   if (const std::uint64_t avail = host_available_bytes(); need.host > avail)

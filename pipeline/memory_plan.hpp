@@ -28,6 +28,9 @@ MemoryNeed device_check_need(const Case& c, std::int64_t reference_elements);
 // Available memory: host MemAvailable (/proc/meminfo), the device's free memory (cudaMemGetInfo).
 // KVERIFY_MEMORY_LIMIT_GIB=N caps both (to test the refusal, or to leave room for other work).
 std::uint64_t host_available_bytes();
+// The cap in bytes (nullopt: unset); InputError naming the value when it is not a size in GiB (the
+// command line checks it before any command runs).
+std::optional<std::uint64_t> memory_limit_from_env();
 std::optional<std::uint64_t> device_free_bytes();  // nullopt without a GPU
 
 // nullopt when `need` fits on `backend` here; else "needs X GiB of host|device memory, Y GiB ...".

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
+#include "pipeline/memory_plan.hpp"
 #include "runtime/emu/race_detector.hpp"
 #include "tools/command.hpp"
 
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   }
   try {
     const ParsedOptions options = parse(c->name, c->options, c->operands, rest);
+    static_cast<void>(kverify::memory_limit_from_env());  // a bad value refuses every command up front
     if (options.has(kNoRaceDetector.name)) {
       setenv("KVERIFY_EMU_RACE_DETECTOR", "off", 1);  // the children (check's isolation, fuzz jobs) too
       kverify::emu::race::set_enabled(false);

@@ -110,5 +110,16 @@ TEST_F(OutputFileTest, OneFileThatCannotBeWrittenLeavesEveryOldFile) {
   EXPECT_NE(problem->find("does not exist"), std::string::npos) << *problem;
 }
 
+TEST_F(OutputFileTest, AFolderToWriteIntoIsCheckedWithoutBeingMade) {
+  EXPECT_EQ(output_folder_problem(path("reports/h100")), std::nullopt);
+  EXPECT_FALSE(fs::exists(path("reports"))) << "a check that creates folders leaves them behind a refusal";
+  put(path("file"), "x");
+  const auto problem = output_folder_problem(path("file/reports"));
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_NE(problem->find("is not a folder"), std::string::npos) << *problem;
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".kverify-probe"), std::string::npos) << entry.path();
+}
+
 }  // namespace
 }  // namespace kverify

@@ -27,6 +27,17 @@ expect 0 "usage: ./kverify run" -- run --help
 expect 0 "usage: ./kverify check" -- check --help
 expect 0 "x.strides|<t>.strides" -- help case
 expect 0 "block_per_row" -- list
+# Internal flags and environment variables: refused with the token and what is accepted, never a crash.
+expect 2 "option --child is kverify check's own" -- check --child
+expect 2 "kverify agree: --out: cannot write into /proc/x" -- agree --out /proc/x
+for v in abc 1e30 -1 nan; do
+  out="$(KVERIFY_MEMORY_LIMIT_GIB=$v "$k" run 'op=softmax shape=4x5 backend=emu' 2>&1)"; rc=$?
+  if [[ $rc -ne 2 ]] || ! grep -q "KVERIFY_MEMORY_LIMIT_GIB='$v': not a memory size in GiB (accepted:" <<<"$out"; then
+    echo "FAIL: KVERIFY_MEMORY_LIMIT_GIB=$v kverify run exited $rc: $out"; fail=1
+  else
+    echo "ok: KVERIFY_MEMORY_LIMIT_GIB=$v kverify run -> 2"
+  fi
+done
 # `kverify new` refuses a name a registration could not carry: one of kverify's own variants (a
 # registration of it would never run), a C++ keyword (the scaffold's namespace).
 expect 2 "variant softmax/rows_vec exists already \(one of kverify's own\)" -- new softmax rows_vec --dir "${TMPDIR:-/tmp}/kv-new-taken-$$"

@@ -19,6 +19,7 @@
 #include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "core/gpu_slots.hpp"
+#include "core/input_file.hpp"
 #include "fuzz/target_names.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
@@ -301,9 +302,8 @@ std::optional<std::string> target_of_path(const fs::path& p) {
 // The Case of a .case file (a regression kept by `kverify fuzz`: one Case line), read as the target's
 // replay reads it, so that an empty or malformed file is bad input (2) before anything is built or run.
 Case case_of_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) throw InputError(shown(path) + ": cannot be read");
+  constexpr std::size_t kMostCaseBytes = 1u << 20;  // one Case line; a corpus entry is at most kilobytes
+  const std::string text = read_bounded(path, kMostCaseBytes, "a .case file of one Case line");
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(shown(path) + ": no Case line in it (accepted: a .case file of one Case line)");
   try {

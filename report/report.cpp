@@ -23,6 +23,7 @@
 #include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "core/gpu_slots.hpp"
+#include "core/input_file.hpp"
 #include "core/output_file.hpp"
 #include "core/progress.hpp"
 #include "kernels/registry.hpp"
@@ -440,6 +441,24 @@ long long width_of(const nlohmann::json& w, const std::string& where) {
   return w.get<long long>();
 }
 
+// A field of a report as a terminal shows it: control characters as '?', at most 200 characters.
+std::string printable(std::string_view text) {
+  constexpr std::size_t kMost = 200;
+  std::string out;
+  for (char ch : text.substr(0, kMost)) out += static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
+  return text.size() > kMost ? out + "... (" + std::to_string(text.size()) + " characters)" : out;
+}
+
+// The command that replays a report's worst Case: only a Case this build parses, written back as
+// its canonical line (whatever else the file holds never reaches a shell command line).
+std::string replay_line(const std::string& case_line) {
+  try {
+    return "replay: ./kverify run '" + parse_case(case_line).to_text() + "'";
+  } catch (const InputError&) {
+    return "replay: none (the report's worst Case " + shown(case_line) + " is not a Case line this build reads)";
+  }
+}
+
 Loaded parse_report(std::string_view text, const std::string& where);
 
 Loaded load_report(const std::string& path) {
@@ -449,11 +468,13 @@ Loaded load_report(const std::string& path) {
     throw InputError("--compare: cannot read " + path + ": " +
                      (std::filesystem::exists(path, ec) ? "a folder" : "no such file") +
                      " (accepted: a report.json written by kverify report)");
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof())
-    throw InputError("--compare: cannot read " + path + " (accepted: a report.json written by kverify report)");
-  return parse_report(text, path);
+  constexpr std::size_t kMostReportBytes = 256u << 20;  // a full sweep's report.json is a few MB
+  try {
+    return parse_report(read_bounded(path, kMostReportBytes, "a report.json written by kverify report"), path);
+  } catch (const InputError& e) {
+    if (std::string_view(e.what()).rfind("--compare: ", 0) == 0) throw;
+    throw InputError("--compare: " + std::string(e.what()));
+  }
 }
 
 Loaded parse_report(std::string_view text, const std::string& where) {
@@ -468,13 +489,15 @@ Loaded parse_report(std::string_view text, const std::string& where) {
                      kReportSchema + "\", as written by kverify report)");
   Loaded r;
   try {
-    r.backend = j.at("backend").get<std::string>();
-    r.device = j.at("device").get<std::string>();
-    r.commit = j.at("commit").get<std::string>();
-    r.date = j.at("date").get<std::string>();
+    // Text from a file is shown, never replayed: control characters (terminal escapes) as '?', long
+    // fields cut with their length.
+    const auto text = [](const nlohmann::json& field) { return printable(field.get<std::string>()); };
+    r.backend = text(j.at("backend"));
+    r.device = text(j.at("device"));
+    r.commit = text(j.at("commit"));
+    r.date = text(j.at("date"));
     for (const auto& c : j.at("cells")) {
-      const std::string key = c.at("op").get<std::string>() + "/" + c.at("variant").get<std::string>() + " " +
-                              c.at("dtype").get<std::string>() + " width " +
+      const std::string key = text(c.at("op")) + "/" + text(c.at("variant")) + " " + text(c.at("dtype")) + " width " +
                               std::to_string(width_of(c.at("width"), where));
       Loaded::Cell cell{number_or_inf(c.at("margin")), number_or_inf(c.at("ulp").at("max")), c.at("pass").get<bool>(),
                         c.at("worst").at("case").get<std::string>()};
@@ -528,7 +551,7 @@ int compare(const std::string& path_a, const std::string& path_b) {
     std::snprintf(buf, sizeof buf, "%-44s margin %7.3g -> %-7.3g max ulp %7.3g -> %-7.3g %s\n", key.c_str(), x.margin,
                   y.margin, x.max_ulp, y.max_ulp, tag);
     lines += buf;
-    if (x.pass && !y.pass) lines += "    replay: ./kverify run '" + y.worst_case + "'\n";
+    if (x.pass && !y.pass) lines += "    " + replay_line(y.worst_case) + "\n";
   }
   std::printf("%s", lines.c_str());
   for (const auto& key : a.order)

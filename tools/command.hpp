@@ -23,6 +23,9 @@ struct Command {
   std::span<const Option> options;
   std::string_view exit_codes;  // "0 all passed, 1 ..., 2 bad input, 3 ..."
   int (*run)(const ParsedOptions& options);
+  // false: never runs code of the kernels' library (kv_kernels, whose every TU the race detector
+  // instruments, registry tables included), so it runs without the detector's shadow.
+  bool runs_kernels = true;
 };
 
 // Each command's row, defined beside its adapter (tools/<command>_command.cpp, basic_commands.cpp).

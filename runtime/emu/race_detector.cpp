@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -430,29 +431,45 @@ inline unsigned char* shadow_byte(std::uintptr_t a) {
   return reinterpret_cast<unsigned char*>((a >> 3) + kShadowOffset);
 }
 
-void map_shadow_or_exit(std::uintptr_t mem_begin, std::uintptr_t mem_end) {
+// Defined by a program that checks shadow_problem() before it runs any kernel code (the kverify
+// command line: `help` and every --help work without the shadow); any other program stops at start.
+extern "C" __attribute__((weak)) const bool kverify_reports_missing_shadow;
+
+// Why the shadow could not be mapped (empty: it is). A plain buffer: written before any dynamic
+// initialiser runs.
+char g_shadow_problem[640];
+
+bool map_shadow_range(std::uintptr_t mem_begin, std::uintptr_t mem_end) {
   const auto begin = reinterpret_cast<std::uintptr_t>(shadow_byte(mem_begin));
   const auto end = reinterpret_cast<std::uintptr_t>(shadow_byte(mem_end));
   void* want = reinterpret_cast<void*>(begin);
   void* p = mmap(want, end - begin, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (p == want) return;
+  if (p == want) return true;
   const int error = errno;
   if (p != MAP_FAILED) munmap(p, end - begin);
-  std::fprintf(stderr,
-               "kverify emu: the race detector cannot map the shadow memory its kernels' checks read "
-               "(0x%jx-0x%jx, reserved without using memory): %s. Other mappings there, a limit on address "
-               "space (ulimit -v) or strict overcommit (vm.overcommit_memory=2) prevent it; build with "
-               "-DKVERIFY_EMU_RACE_DETECTOR=OFF to run without the detector.\n",
-               static_cast<std::uintmax_t>(begin), static_cast<std::uintmax_t>(end),
-               p == MAP_FAILED ? std::strerror(error) : "the address range is taken");
-  std::_Exit(70);
+  rlimit as{};
+  char limit[96] = "none";
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    std::snprintf(limit, sizeof limit, "%.1f GiB", static_cast<double>(as.rlim_cur) / (1ull << 30));
+  std::snprintf(g_shadow_problem, sizeof g_shadow_problem,
+                "emu's race detector cannot reserve the %.1f TiB of addresses (no memory: reserved, not used) "
+                "its kernels' checks read at 0x%jx-0x%jx: %s; the address-space limit (ulimit -v) is %s. Raise "
+                "or lift the limit (strict overcommit, vm.overcommit_memory=2, also prevents it), or build with "
+                "-DKVERIFY_EMU_RACE_DETECTOR=OFF",
+                static_cast<double>(end - begin) / (1ull << 40), static_cast<std::uintmax_t>(begin),
+                static_cast<std::uintmax_t>(end), p == MAP_FAILED ? std::strerror(error) : "the range is taken", limit);
+  return false;
 }
 
-// Before the kernels' own static initialisers (priority 101 runs before every default-priority one).
+// Before the kernels' own static initialisers (priority 101 runs before every default-priority
+// one). Without the shadow no kernel code may run: the command line refuses the commands that run
+// kernels (shadow_problem()), and the others (help, list, new) work.
 __attribute__((constructor(101))) void map_shadow() {
-  map_shadow_or_exit(0, kLowMemEnd);
-  map_shadow_or_exit(kHighMemBegin, kHighMemEnd);
+  if (map_shadow_range(0, kLowMemEnd) && map_shadow_range(kHighMemBegin, kHighMemEnd)) return;
+  if (&kverify_reports_missing_shadow != nullptr) return;       // the program says so itself, per command
+  std::fprintf(stderr, "kverify emu: %s\n", g_shadow_problem);  // any other program of the tree: it cannot run
+  std::_Exit(70);
 }
 
 void set_watched(std::uintptr_t begin, std::uintptr_t end, bool watched) {
@@ -466,6 +483,14 @@ void set_watched(std::uintptr_t, std::uintptr_t, bool) {}
 #endif
 
 }  // namespace
+
+const char* shadow_problem() {
+#if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS) && defined(KVERIFY_EMU_RACE_SHADOW_OFFSET)
+  return g_shadow_problem[0] ? g_shadow_problem : nullptr;
+#else
+  return nullptr;
+#endif
+}
 
 bool enabled() {
   int s = enabled_state.load(std::memory_order_relaxed);

@@ -37,6 +37,10 @@ namespace kverify::emu::race {
 
 // On unless KVERIFY_EMU_RACE_DETECTOR is "off" or "0" (read once); set_enabled overrides it.
 bool enabled();
+// Why the shadow the kernels' inline checks read could not be reserved when the program started
+// (an address-space limit): nullptr when it was, or when this build's checks read none. While it is
+// set no kernel code may run (its first access would fault), so no emu Case can.
+const char* shadow_problem();
 void set_enabled(bool on);
 // Whether the kernels of this program were compiled with the instrumentation (a kernel TU
 // compiled without it records nothing, and the detector is blind to it).

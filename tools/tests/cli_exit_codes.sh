@@ -38,6 +38,22 @@ for v in abc 1e30 -1 nan; do
     echo "ok: KVERIFY_MEMORY_LIMIT_GIB=$v kverify run -> 2"
   fi
 done
+# Under an address-space limit emu's race detector cannot reserve its shadow: help and every --help
+# still answer, and a command that would run kernel code says NOT RUN with the limit (exit 3).
+limited() { (ulimit -v 8000000; "$k" "$@") 2>&1; }
+for args in "help" "help case" "run --help" "check --help"; do
+  # shellcheck disable=SC2086
+  out="$(limited $args)"; rc=$?
+  [[ $rc -eq 0 ]] && echo "ok: ulimit -v 8000000; kverify $args -> 0" || { echo "FAIL: ulimit -v 8000000; kverify $args exited $rc: $out"; fail=1; }
+done
+out="$(limited run 'op=softmax shape=4x5 backend=emu')"; rc=$?
+if ! "$k" run 'op=softmax shape=4x5 backend=emu' | grep -q "no data race (emu race detector)"; then
+  echo "skipped: this build's emu race detector reads no shadow (not x86-64, or built off): nothing to reserve"
+elif [[ $rc -ne 3 ]] || ! grep -q "^NOT RUN  kverify run: emu's race detector cannot reserve .* the address-space limit (ulimit -v) is 7.6 GiB" <<<"$out"; then
+  echo "FAIL: ulimit -v 8000000; kverify run exited $rc: $out"; fail=1
+else
+  echo "ok: ulimit -v 8000000; kverify run -> 3 (NOT RUN, with the limit)"
+fi
 # `kverify new` refuses a name a registration could not carry: one of kverify's own variants (a
 # registration of it would never run), a C++ keyword (the scaffold's namespace).
 expect 2 "variant softmax/rows_vec exists already \(one of kverify's own\)" -- new softmax rows_vec --dir "${TMPDIR:-/tmp}/kv-new-taken-$$"

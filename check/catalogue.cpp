@@ -121,7 +121,8 @@ int run_check_catalogue(const CheckOptions& options) {
     child_done();
     return failed > 0 ? 1 : 0;
   }
-  if (const auto problem = output_path_problem(options.json_path)) throw InputError(*problem);  // before the run
+  if (const auto problem = output_path_problem(options.json_path))  // before the run
+    throw InputError("--json: " + *problem);
   if (options.isolate || !options.sanitize.empty()) return run_check_isolated(options);
   std::vector<Backend> backends = options.backends;
   if (backends.empty()) {

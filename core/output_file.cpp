@@ -78,6 +78,7 @@ std::optional<std::string> not_replaceable(const std::string& path, const std::s
 std::optional<std::string> paths_problem(const std::vector<std::string>& paths, std::vector<std::string>* targets) {
   std::vector<std::string> seen;
   for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (paths[i].empty()) return std::string("an empty path (accepted: a file path)");
     const std::string target = write_target(paths[i]);
     if (auto why = not_replaceable(paths[i], target)) return why;
     std::error_code ec;

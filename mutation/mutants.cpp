@@ -441,11 +441,8 @@ int run_mutants(const MutantsOptions& o) {
   }
   const std::string out_dir =
       !o.out_dir.empty() ? o.out_dir : "reports/" + std::string(o.backend == Backend::emu ? "emu" : "h200");
-  {
-    std::error_code ec;  // the outputs' folder, checked before the minutes of the self-test
-    std::filesystem::create_directories(out_dir, ec);
-    if (const auto problem = output_path_problem(out_dir + "/mutants.json")) throw InputError("--out: " + *problem);
-  }
+  // The outputs' folder, checked (not made) before the minutes of the self-test.
+  if (const auto problem = output_folder_problem(out_dir)) throw InputError("--out: " + *problem);
   std::vector<const Variant*> selected;
   for (const std::string& wanted : o.only) {
     const Variant* found = nullptr;
@@ -523,6 +520,8 @@ int run_mutants(const MutantsOptions& o) {
   Json& list = j["mutants"] = Json::array();
   for (const auto& r : rows) list.push_back(row_json(r));
   j["not_on_backend"] = elsewhere;
+  std::error_code made;
+  std::filesystem::create_directories(out_dir, made);  // commit() says why if this failed
   OutputFiles files;  // both or neither: never a new mutants.md beside an old mutants.json
   files.add(out_dir + "/mutants.md", md);
   files.add(out_dir + "/mutants.json", json_text(j));

@@ -300,14 +300,8 @@ int sweep(const Options& o) {
                                                                               : slug(report.device));
 
   // The outputs' folder first: a sweep of minutes must not end in "cannot write".
-  {
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir + "/plots", ec);
-    if (ec)
-      throw InputError("--out " + shown(out_dir) + ": cannot create " + out_dir + "/plots: " + ec.message() +
-                       " (accepted: a folder this user can create or write)");
-    if (const auto problem = output_path_problem(out_dir + "/plots/report.svg")) throw InputError("--out: " + *problem);
-  }
+  // Checked, not made: a command refused later leaves no empty folder behind.
+  if (const auto problem = output_folder_problem(out_dir + "/plots")) throw InputError("--out: " + *problem);
 
   // The plan first, so progress can say "cell i of n".
   struct Planned {
@@ -396,6 +390,8 @@ int sweep(const Options& o) {
     for (const char* d : {"f32", "f16", "bf16"})
       if (const auto svg = report_svg(report, std::string(op->name), d); !svg.empty())
         put(out_dir + "/plots/" + std::string(op->name) + "_" + d + ".svg", svg);
+  std::error_code made;
+  std::filesystem::create_directories(out_dir + "/plots", made);  // commit() says why if this failed
   if (const auto error = files.commit()) {
     std::fprintf(stderr, "kverify report: %s (no file of the report was replaced)\n", error->c_str());
     return kBadInput;

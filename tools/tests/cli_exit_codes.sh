@@ -30,6 +30,10 @@ expect 0 "block_per_row" -- list
 # Internal flags and environment variables: refused with the token and what is accepted, never a crash.
 expect 2 "option --child is kverify check's own" -- check --child
 expect 2 "kverify agree: --out: cannot write into /proc/x" -- agree --out /proc/x
+expect 2 "kverify check: --json: an empty path \(accepted: a file path\)" -- check --json ''
+refused_out="${TMPDIR:-/tmp}/kv-refused-report-$$"
+expect 2 "no production variant matches" -- report --variant mutant_drop_tail --op softmax --out "$refused_out"
+[[ ! -e $refused_out ]] || { echo "FAIL: a refused report left $refused_out behind"; rm -rf "$refused_out"; fail=1; }
 for v in abc 1e30 -1 nan; do
   out="$(KVERIFY_MEMORY_LIMIT_GIB=$v "$k" run 'op=softmax shape=4x5 backend=emu' 2>&1)"; rc=$?
   if [[ $rc -ne 2 ]] || ! grep -q "KVERIFY_MEMORY_LIMIT_GIB='$v': not a memory size in GiB (accepted:" <<<"$out"; then

@@ -61,10 +61,10 @@ case "$item" in
     ;;
   unwritable_outputs)  # an output that cannot be written is an error (2), found before the run, nothing claimed
     expect 2 "cannot read .*reports/emu: a folder" -- report --compare "$src/reports/emu" "$src/reports/emu/report.json"
-    expect 2 "cannot write /proc/x/mutants" -- mutants --budget 1 --fuzz-time 0 --out /proc/x
+    expect 2 "cannot write into /proc/x" -- mutants --budget 1 --fuzz-time 0 --out /proc/x
     expect 2 "cannot write /proc/x/c.json" -- check --op softmax --budget 1 --json /proc/x/c.json
     expect 2 "cannot write /proc/x/b.json" -- bench --quick --json /proc/x/b.json
-    expect 2 "cannot create /proc/x/plots" -- report --quick --out /proc/x
+    expect 2 "cannot write into /proc/x/plots" -- report --quick --out /proc/x
     if grep -q written <("$k" mutants --budget 1 --fuzz-time 0 --out /proc/x 2>&1); then
       echo "FAIL: mutants claims an output it did not write"
       fail=1

@@ -463,8 +463,8 @@ bool map_shadow_range(std::uintptr_t mem_begin, std::uintptr_t mem_end) {
 }
 
 // Before the kernels' own static initialisers (priority 101 runs before every default-priority
-// one). Without the shadow no kernel code may run: the command line refuses the commands that run
-// kernels (shadow_problem()), and the others (help, list, new) work.
+// one). Without the shadow no code of an instrumented library may run: the command line refuses
+// every command but `help` and --help (shadow_problem()).
 __attribute__((constructor(101))) void map_shadow() {
   if (map_shadow_range(0, kLowMemEnd) && map_shadow_range(kHighMemBegin, kHighMemEnd)) return;
   if (&kverify_reports_missing_shadow != nullptr) return;       // the program says so itself, per command

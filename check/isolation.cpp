@@ -15,11 +15,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 #include "check/skips.hpp"
 #include "core/error.hpp"
 #include "core/gpu_slots.hpp"
+#include "core/progress.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
@@ -76,7 +78,7 @@ std::vector<std::string> split_tabs(const std::string& s) {
 struct ChildState {
   bool last_on_cuda = false;
   std::string last_case;
-  std::size_t boundary_sent = 0, properties_sent = 0, failures_sent = 0;
+  std::size_t boundary_sent = 0, properties_sent = 0, failures_sent = 0, notes_sent = 0;
 };
 ChildState& child() {
   static ChildState s;
@@ -132,16 +134,21 @@ void child_flush(CheckReport& r) {
   auto& s = child();
   for (; s.boundary_sent < r.boundary.size(); ++s.boundary_sent) {
     const auto& b = r.boundary[s.boundary_sent];
-    std::printf("@kv boundary %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\n", escape(b.backend).c_str(),
+    std::printf("@kv boundary %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%d\t%s\t%d\n", escape(b.backend).c_str(),
                 escape(b.variant).c_str(), escape(b.dtype).c_str(), b.cases, b.passed, number(b.worst_ulp).c_str(),
                 number(b.worst_margin).c_str(), number(b.worst_baseline).c_str(), b.skipped,
-                escape(b.skip_reason).c_str());
+                escape(b.skip_reason).c_str(), b.noted);
   }
   for (; s.properties_sent < r.properties.size(); ++s.properties_sent) {
     const auto& p = r.properties[s.properties_sent];
-    std::printf("@kv property %s\t%s\t%s\t%ld\t%ld\t%s\t%d\t%ld\t%ld\t%ld\n", escape(p.backend).c_str(),
+    std::printf("@kv property %s\t%s\t%s\t%ld\t%ld\t%s\t%d\t%ld\t%ld\t%ld\t%ld\n", escape(p.backend).c_str(),
                 escape(p.property).c_str(), escape(p.variant).c_str(), p.cases, p.passed,
-                number(p.worst_margin).c_str(), p.ok ? 1 : 0, p.pinned, p.moved, p.outside);
+                number(p.worst_margin).c_str(), p.ok ? 1 : 0, p.pinned, p.moved, p.outside, p.noted);
+  }
+  for (; s.notes_sent < r.notes.size(); ++s.notes_sent) {
+    const auto& n = r.notes[s.notes_sent];
+    std::printf("@kv note %s\t%s\t%s\t%s\n", escape(n.backend).c_str(), escape(n.what).c_str(),
+                escape(n.message).c_str(), escape(n.replay).c_str());
   }
   for (; s.failures_sent < r.failures.size(); ++s.failures_sent) {
     const auto& f = r.failures[s.failures_sent];
@@ -192,20 +199,25 @@ void ChildTranscript::feed(const std::string& line) {
     done = true;
   } else if (kind == "boundary") {
     const auto f = split_tabs(rest);
-    if (f.size() < 10) return;
+    if (f.size() < 11) return;
     report.boundary.push_back({f[0], f[1], f[2], std::atoi(f[3].c_str()), std::atoi(f[4].c_str()),
-                               std::strtod(f[5].c_str(), nullptr), std::strtod(f[6].c_str(), nullptr),
-                               std::strtod(f[7].c_str(), nullptr), std::atoi(f[8].c_str()), f[9]});
+                               std::atoi(f[10].c_str()), std::strtod(f[5].c_str(), nullptr),
+                               std::strtod(f[6].c_str(), nullptr), std::strtod(f[7].c_str(), nullptr),
+                               std::atoi(f[8].c_str()), f[9]});
   } else if (kind == "property") {
     const auto f = split_tabs(rest);
-    if (f.size() < 10) return;
+    if (f.size() < 11) return;
     report.properties.push_back({f[0], f[1], f[2], std::atol(f[3].c_str()), std::atol(f[4].c_str()),
                                  std::strtod(f[5].c_str(), nullptr), f[6] == "1", std::atol(f[7].c_str()),
-                                 std::atol(f[8].c_str()), std::atol(f[9].c_str())});
+                                 std::atol(f[8].c_str()), std::atol(f[9].c_str()), std::atol(f[10].c_str())});
   } else if (kind == "failure") {
     const auto f = split_tabs(rest);
     if (f.size() < 4) return;
     report.failures.push_back({f[0], f[1], f[2], f[3]});
+  } else if (kind == "note") {
+    const auto f = split_tabs(rest);
+    if (f.size() < 4) return;
+    report.notes.push_back({f[0], f[1], f[2], f[3]});
   }
 }
 
@@ -234,10 +246,29 @@ std::string self_exe() {
 // `tag` when several children run at once.
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& tag,
                       ChildTranscript& t) {
+  // A Case that runs long says so every 10 s (its line, how long), instead of a silent minute.
+  struct Running {
+    std::mutex mutex;
+    std::string case_line;
+    std::chrono::steady_clock::time_point since;
+  } running;
+  const ProgressWatch watch(
+      "kverify check",
+      [&]() -> std::string {
+        std::lock_guard lock(running.mutex);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - running.since).count();
+        if (running.case_line.empty() || seconds < 10) return "";
+        return tag + "this Case has run " + std::to_string(static_cast<long>(seconds)) + " s: " + running.case_line;
+      },
+      10, 10);
   return kverify::run_child(argv, {.env = env, .on_line = [&](const std::string& line) {
                                      if (line.rfind("@kv ", 0) != 0)
                                        std::fprintf(stderr, "%s%s\n", tag.c_str(), line.c_str());
                                      t.feed(line);
+                                     std::lock_guard lock(running.mutex);
+                                     running.case_line = t.running;
+                                     running.since = line.rfind("@kv case ", 0) == 0 ? std::chrono::steady_clock::now()
+                                                                                     : running.since;
                                    }});
 }
 
@@ -249,6 +280,7 @@ void merge_boundary_row(CheckReport& report, std::map<std::string, std::size_t>&
     auto& row = report.boundary[it->second];
     row.cases += b.cases;
     row.passed += b.passed;
+    row.noted += b.noted;
     row.worst_ulp = std::max(row.worst_ulp, b.worst_ulp);
     row.worst_margin = std::max(row.worst_margin, b.worst_margin);
     row.worst_baseline = std::max(row.worst_baseline, b.worst_baseline);
@@ -323,6 +355,7 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
     for (auto& b : t.report.boundary) merge_boundary_row(report, row_of, b);
     report.properties.insert(report.properties.end(), t.report.properties.begin(), t.report.properties.end());
     report.failures.insert(report.failures.end(), t.report.failures.begin(), t.report.failures.end());
+    report.notes.insert(report.notes.end(), t.report.notes.begin(), t.report.notes.end());
     for (const auto& [case_line, lines] : t.findings) {
       std::string message = "FAIL  " + options.sanitize + " reported an error while this Case ran on " +
                             std::string(name(backend)) + "\n  Case: " + case_line;
@@ -448,6 +481,7 @@ int run_check_isolated(const CheckOptions& options) {
     for (const auto& b : o.boundary) merge_boundary_row(report, row_of, b);
     report.properties.insert(report.properties.end(), o.properties.begin(), o.properties.end());
     report.failures.insert(report.failures.end(), o.failures.begin(), o.failures.end());
+    report.notes.insert(report.notes.end(), o.notes.begin(), o.notes.end());
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return finish_check(options, report);

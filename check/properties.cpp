@@ -51,10 +51,16 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
     std::fprintf(stderr, "  [%zu/%zu] %s %s: %s (%d cases, %.1f s)%s%s\n", i + 1, selected.size(),
                  std::string(name(backend)).c_str(), std::string(p.name).c_str(), outcome.passed ? "ok" : "FAILED",
                  outcome.cases, seconds, left.empty() ? "" : "; ", left.c_str());
-    for (const auto& [variant, t] : tally)
+    for (const auto& [variant, t] : tally) {
       report.properties.push_back({std::string(name(backend)), std::string(p.name), variant, t.cases, t.passed,
-                                   t.worst_margin, outcome.passed || t.passed == t.cases, t.pinned, t.moved,
-                                   t.outside});
+                                   t.worst_margin, outcome.passed || t.passed == t.cases, t.pinned, t.moved, t.outside,
+                                   t.noted});
+      if (t.noted > 0)
+        report.notes.push_back({std::string(name(backend)), std::string(p.name),
+                                t.first_note + " (" + std::to_string(t.noted) + " of its " + std::to_string(t.cases) +
+                                    " Cases noted; the first)",
+                                "./kverify run '" + t.first_note_case + "'"});
+    }
     if (tally.empty())  // nothing applied (e.g. a variant filter for another op)
       report.properties.push_back({std::string(name(backend)), std::string(p.name), "-", 0, 0, 0, true});
     if (!outcome.passed) {

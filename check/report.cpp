@@ -15,22 +15,23 @@ void CheckReport::print_tables() const {
   if (!boundary.empty()) {
     // worst ulp: largest ULP distance in the output dtype; margin: largest |error| / bound (1 is
     // the limit); baseline: largest share of the baseline rule's allowance (1 is the limit).
-    std::printf("%-6s %-30s %-5s %6s %6s %6s %6s %10s %8s %9s\n", "", "boundary cases: op/variant", "dtype", "cases",
-                "pass", "fail", "skip", "worst ulp", "margin", "baseline");
+    // noted: of the passes, those with an accuracy note (a FAIL under --strict).
+    std::printf("%-6s %-30s %-5s %6s %6s %6s %6s %10s %8s %9s %6s\n", "", "boundary cases: op/variant", "dtype",
+                "cases", "pass", "fail", "skip", "worst ulp", "margin", "baseline", "noted");
     for (const auto& r : boundary)
-      std::printf("%-6s %-30s %-5s %6d %6d %6d %6d %10.3g %8.3g %9.3g\n", r.backend.c_str(), r.variant.c_str(),
+      std::printf("%-6s %-30s %-5s %6d %6d %6d %6d %10.3g %8.3g %9.3g %6d\n", r.backend.c_str(), r.variant.c_str(),
                   r.dtype.c_str(), r.cases, r.passed, r.cases - r.passed, r.skipped, r.worst_ulp, r.worst_margin,
-                  r.worst_baseline);
+                  r.worst_baseline, r.noted);
     for (const auto& r : boundary)  // never a pass: each skip count with its first reason
       if (r.skipped > 0)
         std::printf("SKIPPED  %s %s %s: %d boundary Case%s, e.g. %s\n", r.backend.c_str(), r.variant.c_str(),
                     r.dtype.c_str(), r.skipped, r.skipped == 1 ? "" : "s", r.skip_reason.c_str());
   }
   if (!properties.empty()) {
-    std::printf("%-6s %-42s %-16s %7s %7s %8s\n", "", "property", "variant", "cases", "pass", "margin");
+    std::printf("%-6s %-42s %-16s %7s %7s %8s %6s\n", "", "property", "variant", "cases", "pass", "margin", "noted");
     for (const auto& r : properties)
-      std::printf("%-6s %-42s %-16s %7ld %7ld %8.3g%s\n", r.backend.c_str(), r.property.c_str(), r.variant.c_str(),
-                  r.cases, r.passed, r.worst_margin,
+      std::printf("%-6s %-42s %-16s %7ld %7ld %8.3g %6ld%s\n", r.backend.c_str(), r.property.c_str(), r.variant.c_str(),
+                  r.cases, r.passed, r.worst_margin, r.noted,
                   !r.ok                           ? "  FAILED"
                   : r.cases == 0 && r.outside > 0 ? "  SKIPPED: its Cases are outside what the variant takes"
                                                   : "");
@@ -75,6 +76,7 @@ std::string CheckReport::json() const {
                     {"dtype", r.dtype},
                     {"cases", r.cases},
                     {"passed", r.passed},
+                    {"noted", r.noted},
                     {"worst_ulp", json_number(r.worst_ulp)},
                     {"worst_margin", json_number(r.worst_margin)},
                     {"worst_baseline_share", json_number(r.worst_baseline)},
@@ -87,6 +89,7 @@ std::string CheckReport::json() const {
                      {"variant", r.variant},
                      {"cases", r.cases},
                      {"passed", r.passed},
+                     {"noted", r.noted},
                      {"worst_margin", json_number(r.worst_margin)},
                      {"ok", r.ok},
                      {"pinned", r.pinned},
@@ -95,6 +98,9 @@ std::string CheckReport::json() const {
   Json& fails = j["failures"] = Json::array();
   for (const auto& f : failures)
     fails.push_back({{"backend", f.backend}, {"what", f.what}, {"message", f.message}, {"replay", f.replay}});
+  Json& noted = j["accuracy_notes"] = Json::array();  // passes, each a FAIL under --strict
+  for (const auto& n : notes)
+    noted.push_back({{"backend", n.backend}, {"what", n.what}, {"note", n.message}, {"replay", n.replay}});
   j["not_run"] = not_run;
   j["skipped"] = skipped;
   return json_text(j);

@@ -10,6 +10,7 @@ struct CheckReport {
   struct BoundaryRow {
     std::string backend, variant, dtype;  // variant: "op/name"
     int cases = 0, passed = 0;
+    int noted = 0;  // of the passed: with an accuracy note
     double worst_ulp = 0, worst_margin = 0, worst_baseline = 0;
     int skipped = 0;          // outside what the variant takes (its declared domain, its limits): not run
     std::string skip_reason;  // the first such Case's reason
@@ -20,6 +21,7 @@ struct CheckReport {
     double worst_margin = 0;
     bool ok = true;
     long pinned = 0, moved = 0, outside = 0;  // Cases pinned; moved inside the declared domain; not taken
+    long noted = 0;                           // of the passed: with an accuracy note
   };
   struct Failure {
     std::string backend, what, message, replay;
@@ -27,6 +29,9 @@ struct CheckReport {
   std::vector<BoundaryRow> boundary;
   std::vector<PropertyRow> properties;
   std::vector<Failure> failures;
+  // Passes with an accuracy note (a FAIL under --strict): per boundary Case, and the first Case of
+  // each property x variant; message: "<subject>: <note>".
+  std::vector<Failure> notes;
   std::vector<std::string> not_run;
   std::vector<std::string> skipped;  // variants that cannot run on a backend at all, with the reason
   double seconds = 0;

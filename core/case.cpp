@@ -1,7 +1,9 @@
 #include "core/case.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -471,6 +473,35 @@ std::string Case::to_text() const {
   return out;
 }
 
+namespace {
+// Why a token that was probably meant as op= is not one: its key in another case, or bytes outside
+// ASCII (a byte-order mark, a full-width letter) that no key has. "" when no token looks like it.
+std::string near_miss_of_op(const std::vector<std::string_view>& tokens) {
+  for (const auto token : tokens) {
+    const std::string_view key = token.substr(0, token.find('='));
+    std::string folded;
+    std::size_t first_non_ascii = std::string_view::npos;
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(key[i]);
+      if (byte >= 0x80) {
+        if (first_non_ascii == std::string_view::npos) first_non_ascii = i;
+        continue;
+      }
+      folded += static_cast<char>(std::tolower(byte));
+    }
+    if (token.find('=') == std::string_view::npos || (folded != "op" && folded != "p")) continue;
+    if (first_non_ascii != std::string_view::npos) {
+      char where[96];
+      std::snprintf(where, sizeof where, " holds byte 0x%02X at position %zu, outside ASCII",
+                    static_cast<unsigned char>(key[first_non_ascii]), first_non_ascii);
+      return ": the key of " + shown(token) + where + " (a byte-order mark, a full-width letter?); keys are ASCII";
+    }
+    return ": the key of " + shown(token) + " is not op (keys are lower-case)";
+  }
+  return "";
+}
+}  // namespace
+
 Case parse_case(std::string_view line) { return parse_case(line, all_ops()); }
 
 Case parse_case(std::string_view line, std::span<const OpSpec* const> ops) {
@@ -495,7 +526,8 @@ Case parse_case(std::string_view line, std::span<const OpSpec* const> ops) {
       if (op->name == token.substr(3)) c.op = op;
     if (!c.op) bad(token, "unknown op " + shown(token.substr(3)) + " (accepted: " + names() + ")");
   }
-  if (!c.op) throw InputError("Case has no op=NAME token (accepted ops: " + names() + ")");
+  if (!c.op)
+    throw InputError("Case has no op=NAME token" + near_miss_of_op(tokens) + " (accepted ops: " + names() + ")");
 
   std::vector<std::string> seen;
   for (auto token : tokens) {

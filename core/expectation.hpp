@@ -14,6 +14,10 @@ struct Expected {
   // How badly conditioned this element is, in the op's own terms (softmax: |x - max|), for the
   // tolerance policy. 0 when not applicable.
   double condition = 0;
+  // The magnitude of the input this element comes from, for a policy whose absolute term scales
+  // with it (gelu_tanh's framework formula 0.5 x (1 + tanhf(u)) carries tanhf's absolute error
+  // times 0.5 |x|). 0 where no policy reads it.
+  float input_magnitude = 0;
 };
 
 // Row-major rows x cols expectations for one output tensor.

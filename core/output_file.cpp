@@ -1,5 +1,6 @@
 #include "core/output_file.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -118,7 +119,10 @@ std::optional<std::string> OutputFiles::commit() {
       for (std::size_t k = i; k < staged.size(); ++k) std::remove(staged[k].c_str());
       return "cannot write " + files_[i].first + ": " + why;
     }
+  for (const auto& path : retired_)
+    if (struct stat st; ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) std::remove(path.c_str());
   files_.clear();
+  retired_.clear();
   return std::nullopt;
 }
 

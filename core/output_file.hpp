@@ -16,11 +16,16 @@ namespace kverify {
 class OutputFiles {
  public:
   void add(std::string path, std::string text) { files_.emplace_back(std::move(path), std::move(text)); }
+  // A file an earlier output of this set had and this one has not (a plot of a dtype no longer
+  // reported): removed once the new files are in place, if it is a regular file (a link, or
+  // anything else, is left).
+  void retire(std::string path) { retired_.push_back(std::move(path)); }
   // nullopt when every file was written; else what went wrong, naming the path (nothing replaced).
   std::optional<std::string> commit();
 
  private:
   std::vector<std::pair<std::string, std::string>> files_;
+  std::vector<std::string> retired_;
 };
 
 // One file, all or nothing.

@@ -56,8 +56,9 @@ void ProgressWatch::watch() {
   double wait = after_;
   std::unique_lock lock(mutex_);
   while (!stop_signal_.wait_for(lock, seconds(wait), [this] { return stop_; })) {
-    std::fprintf(stderr, "%s: %.0f s so far: %s\n", prefix_.c_str(),
-                 seconds(std::chrono::steady_clock::now() - start).count(), describe_().c_str());
+    if (const std::string now = describe_(); !now.empty())
+      std::fprintf(stderr, "%s: %.0f s so far: %s\n", prefix_.c_str(),
+                   seconds(std::chrono::steady_clock::now() - start).count(), now.c_str());
     wait = every_;
   }
 }

@@ -49,7 +49,9 @@ std::string fraction_with_estimate(std::int64_t done, std::int64_t total, const 
 
 class ProgressWatch {
  public:
-  using Describe = std::function<std::string()>;  // "run 1 of 2 of the kernel: 3 of 9 blocks (33 %), ..."
+  // "run 1 of 2 of the kernel: 3 of 9 blocks (33 %), ..."; "" prints nothing this time (nothing
+  // worth a line: the watched work says enough itself).
+  using Describe = std::function<std::string()>;
 
   ProgressWatch(std::string prefix, Describe describe, double after_seconds = 5, double every_seconds = 10);
   ~ProgressWatch();

@@ -23,6 +23,13 @@ class Tolerance {
   // Error the policy grants beyond what the eager composition makes, from approximations it does
   // not make (a fast-math policy's __expf); the baseline rule judges only the error past it.
   virtual double approximation_allowance(const Expected&) const { return 0; }
+
+  // The accuracy-note tier. An element outside bound() but within framework_bound() is as accurate
+  // as the formula eager frameworks compute for this op: the Verdict passes with an accuracy note
+  // (a FAIL under --strict). framework_formula() names that formula and its source; empty (the
+  // default) when the framework's formula is the policy's own arithmetic, so no element is noted.
+  virtual double framework_bound(const Expected& e) const { return bound(e); }
+  virtual std::string framework_formula() const { return ""; }
 };
 
 }  // namespace kverify

@@ -22,11 +22,8 @@ std::string recipe_param_problem(const RecipeInfo& recipe, double param) {
     std::snprintf(buf, sizeof buf, "%g", b);
     return std::string(buf);
   };
-  std::string accepted = d.whole ? "a whole number" : "a number";
-  if (d.max >= 1e300)
-    accepted += " >= " + bound(d.min);
-  else
-    accepted += " in " + bound(d.min) + ".." + bound(d.max);
+  const std::string accepted =
+      (d.whole ? "a whole number" : "a number") + std::string(" in ") + bound(d.min) + ".." + bound(d.max);
   const std::string form(recipe.meaning.substr(0, recipe.meaning.find(' ')));  // "ties:K"
   return form + ": " + form.substr(form.find(':') + 1) + " must be " + accepted;
 }

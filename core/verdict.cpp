@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace kverify {
@@ -20,6 +21,7 @@ std::string num(double v) {
 void merge_into(ErrorStats& into, const ErrorStats& s, std::int64_t row_offset) {
   into.checked += s.checked;
   into.failed += s.failed;
+  into.noted += s.noted;
   into.failed_rows += s.failed_rows;
   into.max_abs = std::max(into.max_abs, s.max_abs);
   into.max_rel = std::max(into.max_rel, s.max_rel);
@@ -48,14 +50,38 @@ std::string_view name(Outcome o) {
   return "?";
 }
 
+std::string outcome_text(const Verdict& v) {
+  return v.outcome == Outcome::pass && !v.accuracy_note.empty() ? "PASS (accuracy note)" : std::string(name(v.outcome));
+}
+
+namespace {
+int& strict_setting() {
+  static int strict = [] {
+    const char* v = std::getenv("KVERIFY_STRICT");
+    return v && std::string_view(v) == "1" ? 1 : 0;
+  }();
+  return strict;
+}
+}  // namespace
+
+bool strict_verdicts() { return strict_setting() == 1; }
+
+void set_strict_verdicts(bool strict) {
+  strict_setting() = strict ? 1 : 0;
+  ::setenv("KVERIFY_STRICT", strict ? "1" : "0", 1);
+}
+
 std::string format(const Verdict& v) {
   std::ostringstream out;
-  out << name(v.outcome) << "  " << v.subject;
+  out << outcome_text(v) << "  " << v.subject;
   if (!v.reason.empty()) out << "\n  " << (v.outcome == Outcome::skipped ? "not run: " : "why: ") << v.reason;
+  if (!v.accuracy_note.empty() && v.outcome == Outcome::pass)
+    out << "\n  accuracy note: " << v.accuracy_note << " (a FAIL under --strict)";
   if (v.outcome != Outcome::skipped && v.stats.checked > 0) {
     const auto& s = v.stats;
     out << "\n  elements: " << s.checked << " checked, " << s.failed << " outside tolerance";
     if (s.failed_rows > 0) out << " in " << s.failed_rows << " row(s)";
+    if (s.noted > 0) out << ", " << s.noted << " outside the derived bound within the framework formula's";
     out << "\n  max abs error " << num(s.max_abs) << ", max rel error " << num(s.max_rel) << ", max ulp error "
         << num(s.max_ulp);
     if (s.worst_row >= 0) out << " at (" << s.worst_row << "," << s.worst_col << ")";
@@ -86,6 +112,7 @@ std::string format(const Verdict& v) {
           << (m.index.empty() ? "(" + std::to_string(m.row) + "," + std::to_string(m.col) + ")" : m.index) << ": "
           << num(m.got) << " vs " << num(m.expected) << ", " << num(m.abs_error) << ", " << num(m.ulp_error);
       if (m.got_class != m.expected_class) out << "  [" << m.got_class << " where " << m.expected_class << " expected]";
+      if (m.noted) out << "  [within the framework formula's bound]";
     }
   }
   if (!v.guards.empty()) {

@@ -17,6 +17,7 @@ struct Mismatch {
   double got = 0, expected = 0;
   double abs_error = 0, ulp_error = 0;
   std::string got_class, expected_class;  // zero, subnormal, normal, inf, NaN
+  bool noted = false;  // outside the derived bound, within the framework formula's (Tolerance::framework_bound)
 };
 
 // A guard that did not hold: canary overwritten, input modified, output unwritten, run-to-run
@@ -30,6 +31,7 @@ struct GuardViolation {
 struct ErrorStats {
   std::int64_t checked = 0;
   std::int64_t failed = 0;
+  std::int64_t noted = 0;  // outside the derived bound, within the framework formula's: not failed
   std::int64_t failed_rows = 0;
   double max_abs = 0, max_rel = 0;
   double max_ulp = 0;                           // ULP distance in the output dtype
@@ -55,13 +57,16 @@ struct OutputStats {
 
 struct Verdict {
   Outcome outcome = Outcome::fail;
-  std::string reproduce;             // the resolved Case line
-  std::string subject;               // "<op>/<variant> <dtype> <shape> on <backend>"
-  std::string reason;                // one line: why it failed or was skipped
-  std::string tolerance;             // the policy in force, as text
-  std::string hint;                  // what the failure may come from, when kverify knows (e.g. a fast-math build)
-  ErrorStats stats;                  // every output's elements together
-  std::vector<OutputStats> outputs;  // each output's, when the op has more than one
+  std::string reproduce;  // the resolved Case line
+  std::string subject;    // "<op>/<variant> <dtype> <shape> on <backend>"
+  std::string reason;     // one line: why it failed or was skipped
+  std::string tolerance;  // the policy in force, as text
+  std::string hint;       // what the failure may come from, when kverify knows (e.g. a fast-math build)
+  // Non-empty when elements were outside the derived bound but within the formula eager frameworks
+  // compute: a PASS with this note (listed apart by every command), or a FAIL under --strict.
+  std::string accuracy_note;
+  ErrorStats stats;                        // every output's elements together
+  std::vector<OutputStats> outputs;        // each output's, when the op has more than one
   std::vector<Mismatch> first_mismatches;  // at most kMaxListed
   std::vector<std::int64_t> failed_rows;   // at most kMaxListed
   std::vector<GuardViolation> guards;      // at most kMaxListed per guard kind
@@ -72,6 +77,13 @@ struct Verdict {
 };
 
 std::string_view name(Outcome o);
+// "PASS (accuracy note)" for a pass with a note, else name(v.outcome).
+std::string outcome_text(const Verdict& v);
+
+// --strict: an accuracy note fails the Case. Read from KVERIFY_STRICT (1 or 0) at first use, so a
+// command's child processes judge as it does; set_strict_verdicts sets both.
+bool strict_verdicts();
+void set_strict_verdicts(bool strict);
 // The Verdict as a person reads it, ending with the reproduce command.
 std::string format(const Verdict& v);
 

@@ -247,6 +247,7 @@ Json row_json(const Row& r) {
       {"mutant", r.name},
       {"bug", r.bug},
       {"killed", r.kill.killed},
+      {"killed_by_accuracy_note", r.kill.by_note},
       {"property", r.kill.property},
       {"cases", r.kill.cases},
       {"seconds", r.kill.seconds},
@@ -263,6 +264,7 @@ Json row_json(const Row& r) {
 Row row_from_json(const Json& j) {
   Row r{j.at("op"), j.at("mutant"), j.at("bug")};
   r.kill.killed = j.at("killed");
+  r.kill.by_note = j.value("killed_by_accuracy_note", false);
   r.kill.property = j.at("property");
   r.kill.cases = j.at("cases");
   r.kill.seconds = j.at("seconds");
@@ -374,9 +376,10 @@ std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, cons
       kb_applies_bf16 += r.kb_bf16.applies;
     }
     md += "| " + r.op + "/" + r.name + " | " + r.bug + " | " +
-          (r.kill.killed ? "killed"
-           : r.finished  ? "**survived**"
-                         : "**not run**") +
+          (r.kill.by_note  ? "killed (accuracy note)"
+           : r.kill.killed ? "killed"
+           : r.finished    ? "**survived**"
+                           : "**not run**") +
           " | " + r.kill.property + " | " + std::to_string(r.kill.cases) + " | " + secs + " | " +
           (r.shrunk.empty() ? "" : "`" + r.shrunk + "`") + " |";
     if (tools) {
@@ -387,6 +390,9 @@ std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, cons
   }
   const long catalogue = std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.kill.killed; });
   md += "\nCatalogue: " + std::to_string(catalogue) + " of " + std::to_string(rows.size()) + " killed";
+  if (const long by_note = std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.kill.by_note; }))
+    md += " (" + std::to_string(by_note) +
+          " by an accuracy note alone: a PASS (accuracy note) in `kverify check`, a FAIL under --strict)";
   if (o.backend == Backend::cuda)
     md += "; with the GPU-side tools after it (each tried in turn, on one property's " + std::to_string(kToolCases) +
           " Cases, until one kills the mutant): " + std::to_string(rows.size() - survivors) + " of " +

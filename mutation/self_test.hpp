@@ -11,6 +11,9 @@ namespace kverify::properties {
 
 struct Kill {
   bool killed = false;
+  // Seen only as an accuracy note (outside the derived bound, within the framework formula's): a
+  // PASS (accuracy note) in `check`, a FAIL under --strict. Any outright failure is preferred.
+  bool by_note = false;
   std::string property;        // the first property that failed, or "boundary Cases"
   std::string counterexample;  // RapidCheck's shrunk failure (the Verdict with its Case line)
   long cases = 0;              // cases run until the kill, over all properties tried

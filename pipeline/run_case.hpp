@@ -53,7 +53,12 @@ Case second_run_of(const Case& c);
 // The runs' Cases say which emu orders were compared.
 void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict& verdict, unsigned threads = 1,
                   const Case* run1 = nullptr, const Case* run2 = nullptr);
-// After the guards and the comparison: the checks that held, pass or fail, and the reason.
+// An output's elements outside the derived bound but within the framework formula's, as the
+// Verdict's accuracy note says them (nothing when `noted` is 0).
+class Tolerance;
+void note_accuracy(Verdict& verdict, std::string_view tensor, std::int64_t noted, const Tolerance& tolerance);
+// After the guards and the comparison: the checks that held, pass or fail, and the reason. An
+// accuracy note alone passes, and fails under --strict (strict_verdicts()).
 void decide_outcome(Verdict& verdict);
 // "op/variant dtype shape on backend", the Verdict's subject.
 std::string subject_of(const Case& c);

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/parallel.hpp"
+#include "pipeline/run_case.hpp"  // note_accuracy
 #include "reference/baseline.hpp"
 #include "reference/compare.hpp"
 
@@ -156,7 +157,7 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
     }
   });
   std::sort(mismatches.begin(), mismatches.end(), [](const Mismatch& a, const Mismatch& b) {
-    return std::tie(a.tensor, a.row, a.col) < std::tie(b.tensor, b.row, b.col);
+    return std::tie(a.noted, a.tensor, a.row, a.col) < std::tie(b.noted, b.tensor, b.row, b.col);  // failing first
   });
   if (mismatches.size() > Verdict::kMaxListed) mismatches.resize(Verdict::kMaxListed);
   std::sort(failed_rows.begin(), failed_rows.end());
@@ -170,6 +171,7 @@ void check_sampled_rows(const Case& c, const std::vector<std::int64_t>& rows, co
     // The baseline rule over the sampled elements.
     if (std::string broken = baseline_rule_violation(kernel_units[k], eager_units[k]); !broken.empty())
       verdict.guards.push_back({"baseline", name, std::move(broken)});
+    note_accuracy(verdict, name, totals[k].noted, *tolerances[k]);
     if (k == 0)
       total = totals[k];
     else

@@ -25,6 +25,9 @@ struct Context {
     double worst_margin = 0;
     // Cases pinned to the variant, those moved inside its declared domain, those it could not take.
     long pinned = 0, moved = 0, outside = 0;
+    // Cases that passed with an accuracy note, and the first of them: "<subject>: <note>", its line.
+    long noted = 0;
+    std::string first_note, first_note_case;
   };
   std::map<std::string, Tally>* tally = nullptr;  // by variant name
 };

@@ -60,12 +60,22 @@ void count(const Context& ctx, const Variant& v, bool passed, double margin) {
   t->worst_margin = std::max(t->worst_margin, margin);
 }
 
+void count(const Context& ctx, const Variant& v, bool passed, const Verdict& verdict) {
+  count(ctx, v, passed, verdict.stats.worst_margin);
+  Context::Tally* t = tally_of(ctx, v);
+  if (!t || !passed || verdict.outcome != Outcome::pass || verdict.accuracy_note.empty()) return;
+  if (t->noted++ == 0) {
+    t->first_note = verdict.subject + ": " + verdict.accuracy_note;
+    t->first_note_case = verdict.reproduce;
+  }
+}
+
 void expect_pass(const Context& ctx, const OpSpec& op, Case c) {
   for (const Variant* v : variants_of(ctx, op)) {
     if (!pin(ctx, *v, c)) continue;
     const Verdict verdict = run_case(c);
     if (verdict.outcome == Outcome::skipped) RC_FAIL("not run: " + verdict.reason);
-    count(ctx, *v, verdict.outcome == Outcome::pass, verdict.stats.worst_margin);
+    count(ctx, *v, verdict.outcome == Outcome::pass, verdict);
     if (verdict.outcome != Outcome::pass) RC_FAIL(format(verdict));
   }
 }
@@ -78,7 +88,7 @@ void expect_no_guard(const Context& ctx, const OpSpec& op, Case c, std::string_v
     // A launch that failed (or raced) checked no guard: it fails the property, never holds it.
     bool held = true;
     for (const auto& g : verdict.guards) held = held && g.guard != guard && g.guard != "launch" && g.guard != "race";
-    count(ctx, *v, held, verdict.stats.worst_margin);
+    count(ctx, *v, held, verdict);
     if (!held) RC_FAIL(format(verdict));
   }
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/case.hpp"
+#include "core/verdict.hpp"
 #include "kernels/registry.hpp"
 #include "properties/catalogue.hpp"
 #include "properties/generators.hpp"
@@ -30,6 +31,8 @@ bool pin(const Context& ctx, const Variant& v, Case& c);
 bool pin_as_is(const Context& ctx, const Variant& v, Case& c);
 // Records one Case of a variant in the Context's tally.
 void count(const Context& ctx, const Variant& v, bool passed, double margin);
+// The same for a Case judged by its Verdict, whose accuracy note (if any) is tallied too.
+void count(const Context& ctx, const Variant& v, bool passed, const Verdict& verdict);
 
 // Fails the property unless the Case passes on every variant (the message is the Verdict, whose
 // reproduce line is the shrunk Case).

@@ -149,6 +149,7 @@ ReportCell run_cell(const Variant& v, DType dtype, std::int64_t width, const Opt
     for (const auto& g : verdict.guards) rc.reason += " [" + g.guard + "] " + g.detail + ";";
     if (!rc.pass) rc.reason += " replay: ./kverify run '" + verdict.reproduce + "'";
     rc.max_ulp = verdict.stats.max_ulp;
+    if (verdict.outcome == Outcome::pass) rc.note = verdict.accuracy_note;
     for (const auto& e : elements) {
       abs.push_back(e.abs);
       rel.push_back(e.rel);
@@ -390,6 +391,8 @@ int sweep(const Options& o) {
     for (const char* d : {"f32", "f16", "bf16"})
       if (const auto svg = report_svg(report, std::string(op->name), d); !svg.empty())
         put(out_dir + "/plots/" + std::string(op->name) + "_" + d + ".svg", svg);
+      else  // an older sweep's plot must not stand beside this report as if it were its own
+        files.retire(out_dir + "/plots/" + std::string(op->name) + "_" + d + ".svg");
   std::error_code made;
   std::filesystem::create_directories(out_dir + "/plots", made);  // commit() says why if this failed
   if (const auto error = files.commit()) {
@@ -568,6 +571,16 @@ int compare_reports(const std::string& a, const std::string& b) { return compare
 
 std::size_t report_cells(std::string_view json_text, const std::string& where) {
   return parse_report(json_text, where).cells.size();
+}
+
+std::vector<std::string> report_shown_text(std::string_view json_text, const std::string& where) {
+  const Loaded r = parse_report(json_text, where);
+  std::vector<std::string> shown = {r.backend, r.device, r.commit, r.date};
+  for (const auto& key : r.order) {
+    shown.push_back(key);
+    shown.push_back(replay_line(r.cells.at(key).worst_case));
+  }
+  return shown;
 }
 
 }  // namespace kverify

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/case.hpp"
 
@@ -34,5 +35,9 @@ int compare_reports(const std::string& a, const std::string& b);
 // A report.json's text as --compare reads it: its number of cells, or an InputError that names
 // `where` and what is wrong (the fuzz target report_json gives it any bytes).
 std::size_t report_cells(std::string_view json_text, const std::string& where);
+// What --compare prints of a report's text fields, each as it would reach a terminal: the header
+// fields, each cell's key, and each cell's replay line (the fuzz target report_json holds them to
+// "no control character, and a replay only of a canonical Case line").
+std::vector<std::string> report_shown_text(std::string_view json_text, const std::string& where);
 
 }  // namespace kverify

@@ -97,7 +97,8 @@ std::string report_json(const Report& r) {
                        {"pass", cs.pass},
                        {"max_ulp", number6(cs.max_ulp)},
                        {"margin", number6(cs.margin)},
-                       {"reason", cs.reason}});
+                       {"reason", cs.reason},
+                       {"accuracy_note", cs.note}});
     cells.push_back({{"op", c.op},
                      {"variant", c.variant},
                      {"dtype", c.dtype},
@@ -129,7 +130,7 @@ std::string report_markdown(const Report& r) {
                    "the limit); `baseline` is the kernel's largest error over the eager composition's, in the "
                    "policy's error unit (the rule allows 2x + 2 units); `worst Case` replays the cell's worst element "
                    "with `./kverify run '<line>'`. Schema and field meanings: docs/report-schema.md.\n";
-  std::vector<std::string> failures;
+  std::vector<std::string> failures, notes;
   for (const auto& op : ops_of(r)) {
     md += "\n## " + op +
           "\n\n| variant | dtype | width | shape | max ulp | p99 ulp | median ulp | max abs | max rel | "
@@ -140,8 +141,10 @@ std::string report_markdown(const Report& r) {
             text_number(c.ulp.max) + " | " + text_number(c.ulp.p99) + " | " + text_number(c.ulp.median) + " | " +
             text_number(c.abs.max) + " | " + text_number(c.rel.max) + " | " + text_number(c.margin) + " | " +
             text_number(c.baseline_ratio) + " | " + (c.pass ? "pass" : "**FAIL**") + " | `" + c.worst_case + "` |\n";
-      for (const auto& cs : c.cases)
+      for (const auto& cs : c.cases) {
         if (!cs.pass) failures.push_back("- `" + cs.line + "`: " + cs.reason);
+        if (cs.pass && !cs.note.empty()) notes.push_back("- `" + cs.line + "`: " + cs.note);
+      }
     }
     md += "\nPolicies in force (at the widest width swept; n is the width):\n\n";
     std::map<std::string, std::string> policy;  // variant/dtype -> policy of its widest cell
@@ -161,6 +164,11 @@ std::string report_markdown(const Report& r) {
   md += "\n## Failed Cases\n\n";
   if (failures.empty()) md += "None.\n";
   for (const auto& f : failures) md += f + "\n";
+  md +=
+      "\n## Accuracy notes\n\nPasses outside the derived bound, within the formula eager frameworks compute (a FAIL "
+      "under --strict; `./kverify help tolerance`).\n\n";
+  if (notes.empty()) md += "None.\n";
+  for (const auto& n : notes) md += n + "\n";
   return md;
 }
 
@@ -316,7 +324,7 @@ std::string cells_exchange_text(const std::vector<std::pair<std::size_t, ReportC
   for (const auto& [index, c] : cells) {
     Json cases = Json::array();
     for (const auto& cs : c.cases)
-      cases.push_back({cs.line, cs.recipe, cs.pass, cs.reason, exact(cs.max_ulp), exact(cs.margin)});
+      cases.push_back({cs.line, cs.recipe, cs.pass, cs.reason, exact(cs.max_ulp), exact(cs.margin), cs.note});
     out.push_back({{"index", index},
                    {"cell",
                     {c.op,
@@ -370,7 +378,7 @@ std::vector<std::pair<std::size_t, ReportCell>> cells_from_exchange(const std::s
       c.worst_row = j.at(17);
       c.worst_col = j.at(18);
       for (const Json& cs : j.at(19))
-        c.cases.push_back({cs.at(0), cs.at(1), cs.at(2), cs.at(3), exact_of(cs.at(4)), exact_of(cs.at(5))});
+        c.cases.push_back({cs.at(0), cs.at(1), cs.at(2), cs.at(3), exact_of(cs.at(4)), exact_of(cs.at(5)), cs.at(6)});
       c.seconds = exact_of(j.at(20));
       out.emplace_back(e.at("index").get<std::size_t>(), std::move(c));
     }

@@ -20,6 +20,7 @@ struct ReportCase {  // one value recipe of a cell: one Case
   bool pass = false;
   std::string reason;  // why it failed (empty on pass)
   double max_ulp = 0, margin = 0;
+  std::string note;  // a pass's accuracy note (Verdict::accuracy_note); empty otherwise
 };
 
 struct ReportCell {

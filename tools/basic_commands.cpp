@@ -10,6 +10,7 @@
 #include "pipeline/run_case.hpp"
 #include "runtime/emu/race_detector.hpp"
 #include "tools/command.hpp"
+#include "tools/environment.hpp"
 
 namespace kverify::cli {
 namespace {
@@ -64,11 +65,44 @@ int list(const ParsedOptions&) {
 }
 
 std::string topic_check(std::string_view topic) {
-  if (topic == "case" || topic == "values" || topic == "accepts" || topic == "signatures" || find_command(topic))
+  if (topic == "case" || topic == "values" || topic == "accepts" || topic == "signatures" || topic == "tolerance" ||
+      topic == "environment" || find_command(topic))
     return "";
   std::string names;
   for (const Command* c : all_commands()) names += std::string(c->name) + ", ";
-  return names + "case, values, accepts, signatures";
+  return names + "case, values, accepts, signatures, tolerance, environment";
+}
+
+// The tiers, then each op's policies as its first boundary Case in f32 states them (a Case's own
+// Verdict prints the policy for its dtype and sizes).
+void print_tolerance_help() {
+  std::printf(
+      "Verdict tiers:\n"
+      "  PASS                  every element within its derived bound (the op's policy below) and every guard held\n"
+      "  PASS (accuracy note)  every guard held (the baseline rule too), and the elements outside the derived\n"
+      "                        bound are each within the bound of the formula eager frameworks compute (below):\n"
+      "                        as accurate as the framework's own kernel. Counted and listed apart by check,\n"
+      "                        report and mutants (JSON: accuracy_notes, noted); a FAIL under --strict\n"
+      "  FAIL                  anything else\n"
+      "POLICY fast_math (a kernel built with --use_fast_math) takes the op's fast-math policy.\n"
+      "Per op (f32, at its first boundary Case's sizes):\n");
+  for (const OpSpec* op : all_ops()) {
+    const Case c = parse_case(boundary_case_lines(*op).at(0));  // the f32 lines come first
+    const auto outputs = op->outputs();
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+      const auto derived = op->tolerance(c, static_cast<int>(k));
+      const std::string formula = derived->framework_formula();
+      std::printf(
+          "  %s %s\n    derived:    %s\n    framework:  %s\n    fast_math:  %s\n", std::string(op->name).c_str(),
+          std::string(op->tensors[static_cast<std::size_t>(outputs[k])].name).c_str(), derived->describe().c_str(),
+          formula.empty()
+              ? "none declared: no accuracy-note tier (docs/tolerance.md: the built-in ops' frameworks compute their "
+                "derived policy's arithmetic)"
+              : formula.c_str(),
+          op->fast_math_tolerance ? op->fast_math_tolerance(c, static_cast<int>(k))->describe().c_str()
+                                  : "none derived: POLICY fast_math is refused for this op");
+    }
+  }
 }
 
 int help(const ParsedOptions& o) {
@@ -95,6 +129,14 @@ int help(const ParsedOptions& o) {
     }
     return kPass;
   }
+  if (topic == "tolerance") {
+    print_tolerance_help();
+    return kPass;
+  }
+  if (topic == "environment") {
+    std::printf("%s", environment_help(markdown).c_str());
+    return kPass;
+  }
   if (topic == "values") {
     std::printf(
         "Value recipes (values=RECIPE[:P]; drawn per logical element from seed, then rounded once to\n"
@@ -119,10 +161,12 @@ int help(const ParsedOptions& o) {
   return kPass;
 }
 
-constexpr Option kRunOptions[] = {kNoRaceDetector};
+constexpr Option kRunOptions[] = {kStrict, kNoRaceDetector};
 
 constexpr Option kHelpOptions[] = {
-    {"--markdown", "", ValueKind::flag, "the overview as the README's command list, or `help case` as its Case table"},
+    {"--markdown", "", ValueKind::flag,
+     "the overview as the README's command list, `help case` as its Case table, `help environment` as\n"
+     "docs/environment.md's table"},
 };
 
 }  // namespace
@@ -133,10 +177,12 @@ const Command kRunCommand{
     "check one Case and print its Verdict",
     "The Case is one line of key=value tokens (quote it, or pass the tokens as separate arguments):\n"
     "  kverify run 'op=softmax dtype=f32 shape=3x1000 backend=emu'\n"
-    "Prints PASS/FAIL, the error statistics against the reference, the tolerance in force, the first\n"
-    "mismatches, every violated guard, and the reproduce line. The Case fields: `kverify help case`.\n",
+    "Prints PASS, PASS (accuracy note) or FAIL, the error statistics against the reference, the tolerance\n"
+    "in force, the first mismatches, every violated guard, and the reproduce line. The Case fields:\n"
+    "`kverify help case`; the tolerance tiers: `kverify help tolerance`.\n",
     kRunOptions,
-    "0 pass, 1 the kernel failed, 2 bad input, 3 not run here (e.g. backend=cuda without a GPU)",
+    "0 pass (an accuracy note too, unless --strict), 1 the kernel failed, 2 bad input, 3 not run here (e.g.\n"
+    "backend=cuda without a GPU)",
     &run_one};
 
 const Command kListCommand{"list",
@@ -148,9 +194,9 @@ const Command kListCommand{"list",
                            &list};
 
 const Command kHelpCommand{"help",
-                           {"[command | case | values | accepts | signatures]", 0, 1},
-                           "this overview, a command's help, the Case fields, the value recipes, what a registration "
-                           "declares",
+                           {"[command | case | values | accepts | signatures | tolerance | environment]", 0, 1},
+                           "this overview, or a command's help, the Case fields, value recipes, declarations, "
+                           "tolerance tiers, KVERIFY_* variables",
                            "",
                            kHelpOptions,
                            "0, 2 an unknown topic",

@@ -41,6 +41,7 @@ constexpr Option kOptions[] = {
     {"--json", "F", ValueKind::text, "the JSON output",
      "on a GPU: reports/h200/bench.json on an H200, else reports/cuda/"},
     {"--md", "F", ValueKind::text, "the Markdown output", "beside the JSON"},
+    kStrict,
 };
 
 int bench(const ParsedOptions& p) {

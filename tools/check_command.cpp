@@ -74,6 +74,7 @@ constexpr Option kOptions[] = {
     {"--child", "", ValueKind::flag, "", "", "", 0, 0, nullptr, false, true},
     {"--first-part", "N", ValueKind::whole, "", "", "", 0, 1000000, nullptr, false, true},
     {"--skip-cases", "N", ValueKind::whole, "", "", "", 0, 100000000, nullptr, false, true},
+    kStrict,
     kNoRaceDetector,
 };
 

@@ -21,6 +21,7 @@ constexpr Option kFuzzOptions[] = {
      "where the Cases run (cuda: a build of the targets with the cuda backend)", "emu", "emu|cuda"},
     {"--work", "DIR", ValueKind::text, "working corpus, artifacts and logs", "build-fuzz/fuzz-work/<target>"},
     {"--keep", "DIR", ValueKind::text, "where a minimized finding is kept", "corpus/<target>/regressions"},
+    kStrict,
     kNoRaceDetector,
 };
 
@@ -43,6 +44,7 @@ constexpr Option kReplayOptions[] = {
     {"--target", "T", ValueKind::text, "the target of every path (else each path's corpus/<target>/ folder names it)",
      "", "", 0, 0, &target_check},
     {"--backend", "emu|cuda", ValueKind::choice, "where the Cases run", "emu", "emu|cuda"},
+    kStrict,
     kNoRaceDetector,
 };
 

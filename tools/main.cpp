@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/verdict.hpp"
 #include "kernels/registry.hpp"
-#include "pipeline/memory_plan.hpp"
 #include "runtime/emu/race_detector.hpp"
 #include "tools/command.hpp"
+#include "tools/environment.hpp"
 
 // Commands check emu::race::shadow_problem() themselves (runtime/emu/race_detector.cpp).
 extern "C" const bool kverify_reports_missing_shadow = true;
@@ -51,7 +52,12 @@ int main(int argc, char** argv) {
     }
   try {
     const ParsedOptions options = parse(c->name, c->options, c->operands, rest);
-    static_cast<void>(kverify::memory_limit_from_env());  // a bad value refuses every command up front
+    // A variable outside its form refuses every command up front, before it can mislead a run.
+    if (const auto problems = environment_problems(); !problems.empty() && c->runs_kernels) {
+      for (const auto& p : problems) std::fprintf(stderr, "kverify %s: %s\n", std::string(c->name).c_str(), p.c_str());
+      return kBadInput;
+    }
+    if (options.has(kStrict.name)) kverify::set_strict_verdicts(true);
     if (options.has(kNoRaceDetector.name)) {
       setenv("KVERIFY_EMU_RACE_DETECTOR", "off", 1);  // the children (check's isolation, fuzz jobs) too
       kverify::emu::race::set_enabled(false);

@@ -154,8 +154,10 @@ ParsedOptions parse(std::string_view command, std::span<const Option> options, c
     if (arg.size() > 1 && arg[0] == '-') {
       const Option* o = find(options, arg);
       if (!o)
-        throw InputError("unknown option " + shown(arg) + " (accepted: " + names_of(options) + "; ./kverify " +
-                         std::string(command) + " --help)");
+        throw InputError("unknown option " + shown(arg) + " (" +
+                         (names_of(options).empty() ? std::string("kverify ") + std::string(command) + " takes none"
+                                                    : "accepted: " + names_of(options)) +
+                         "; ./kverify " + std::string(command) + " --help)");
       if (out.has(o->name) && !o->repeatable)
         throw InputError("option " + std::string(o->name) + " is given twice (accepted: once)");
       auto& slot = out.values[std::string(o->name)];

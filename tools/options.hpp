@@ -71,6 +71,13 @@ inline constexpr Option kNoRaceDetector{
     "emu: run without the race detector (faster; every Verdict then says data races\n"
     "were not looked for)"};
 
+// An accuracy note fails: in the tables of the commands that judge Cases; main.cpp applies it to
+// this process and to the children it starts (KVERIFY_STRICT=1).
+inline constexpr Option kStrict{
+    "--strict", "", ValueKind::flag,
+    "an accuracy note fails: a Case outside the derived bound but within the formula eager\n"
+    "frameworks compute (`kverify help tolerance`) is a FAIL, not a PASS (accuracy note)"};
+
 // Parses `args` against the table; throws InputError (one line: the token and what is accepted).
 ParsedOptions parse(std::string_view command, std::span<const Option> options, const Operands& operands,
                     std::span<const std::string_view> args);

@@ -42,6 +42,7 @@ constexpr Option kOptions[] = {
     // A shard of a --gpus sweep (report/report.hpp): cells shard, shard + shards, ... into --cells-out.
     {"--shard", "I/N", ValueKind::text, "", "", "", 0, 0, &shard_problem, false, true},
     {"--cells-out", "PATH", ValueKind::text, "", "", "", 0, 0, nullptr, false, true},
+    kStrict,
     kNoRaceDetector,
 };
 

@@ -46,4 +46,12 @@ rc=0
   "$work/catalogue.txt") -eq 3 ]] || { cat "$work/catalogue.txt"; fail "mutants --bench: expected three cheats not judged here"; }
 [[ -s $work/catalogue/cheats.md ]] || fail "mutants --bench wrote no cheats.md"
 echo "as expected  mutants --bench: exit 3, six refused, three not judged without a GPU"
+# Outside the bench, a kernel that works only on its first calls fails `check` late in its process;
+# its reproduce line passes alone, and the failure says so.
+rc=0
+"$kv" check --backend emu --variant cheat_first_calls_gelu --properties-only --property gelu_tanh.reference_agreement \
+  --budget 30 --json "$work/check-first-calls.json" >"$work/check-first-calls.txt" 2>&1 || rc=$?
+[[ $rc -eq 1 ]] && grep -q '^  alone: this Case PASSES when run by itself in a fresh process' "$work/check-first-calls.txt" ||
+  { tail -30 "$work/check-first-calls.txt"; fail "check of cheat_first_calls_gelu (exit $rc): no failure that says it passes alone"; }
+echo "as expected  check --variant cheat_first_calls_gelu: exit 1, its failure says the Case passes alone"
 echo "PASS: the cheat catalogue on emu"

@@ -121,5 +121,26 @@ TEST_F(OutputFileTest, AFolderToWriteIntoIsCheckedWithoutBeingMade) {
     EXPECT_EQ(entry.path().filename().string().find(".kverify-probe"), std::string::npos) << entry.path();
 }
 
+TEST_F(OutputFileTest, ARetiredFileGoesOnlyWhenTheNewSetIsInAndOnlyIfRegular) {
+  put(path("stale.svg"), "old sweep");
+  put(path("target"), "kept");
+  fs::create_symlink(path("target"), path("link.svg"));
+  OutputFiles refused;  // a set that cannot be written retires nothing
+  refused.add(dir_.string(), "a folder is refused");
+  refused.retire(path("stale.svg"));
+  EXPECT_TRUE(refused.commit().has_value());
+  EXPECT_TRUE(fs::exists(path("stale.svg")));
+  OutputFiles out;
+  out.add(path("report.json"), "new");
+  out.retire(path("stale.svg"));
+  out.retire(path("link.svg"));
+  out.retire(path("never-there.svg"));
+  EXPECT_FALSE(out.commit().has_value());
+  EXPECT_EQ(read(path("report.json")), "new");
+  EXPECT_FALSE(fs::exists(path("stale.svg")));
+  EXPECT_TRUE(fs::is_symlink(path("link.svg")));
+  EXPECT_EQ(read(path("target")), "kept");
+}
+
 }  // namespace
 }  // namespace kverify

@@ -81,6 +81,11 @@ expect fast_math_softmax 0 '^DOMAIN   emu softmax/fast_math_softmax accepts unit
 "$kv" run 'op=softmax variant=fast_math_softmax shape=3x100 values=normal:20 backend=emu' 2>&1 |
   grep -q '^  tolerance: softmax f32 fast_math' || { echo "WRONG   fast_math_softmax: its Verdict names no fast_math policy"; failed=1; }
 expect fast_math_softmax_default_policy 1 '^  hint: built with --use_fast_math: expf is __expf'
+for name in fast_math_gelu fast_math_row_sum fast_math_matmul_relu; do  # each op's fast-math policy
+  expect "$name" 0 "^DOMAIN   emu [a-z_]+/$name accepts"
+done
+"$kv" run 'op=row_sum variant=fast_math_row_sum shape=3x100 values=subnormal:-140 backend=emu' 2>&1 |
+  grep -q '^  tolerance: row_sum f32 fast_math' || { echo "WRONG   fast_math_row_sum: its Verdict names no fast_math policy"; failed=1; }
 expect two_pass_row_sum 0 '^emu    row_sum/two_pass_row_sum +f32 +[1-9]'
 rc=0
 "$kv" run 'op=row_sum variant=two_pass_row_sum shape=268435456x1 backend=emu' >"$work/precondition.txt" 2>&1 || rc=$?

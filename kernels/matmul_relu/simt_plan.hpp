@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/launch_request.hpp"
+#include "kernels/plan_overrides.hpp"
 
 namespace kverify::kernels::matmul_relu {
 
@@ -77,18 +78,14 @@ inline SimtPlan simt_plan(const LaunchRequest& r) {
   // Fewer tiles than half a wave: split K so that the blocks fill about one wave.
   if (2 * tiles <= one_wave)
     splits = std::clamp<std::int64_t>(one_wave / tiles, 1, std::max<std::int64_t>(1, K / kSimtMinSplitK));
-  // Development hook for the plan sweep (reports/h200/perf.md): KVERIFY_SIMT_PLAN="tile_m,splits".
-  // A value that is not one of the launcher's kernels fails the Case rather than silently timing
-  // the default plan.
-  if (const char* forced = std::getenv("KVERIFY_SIMT_PLAN")) {
-    int tm = 0, s = 0;
-    char rest = 0;
-    if (std::sscanf(forced, "%d,%d%c", &tm, &s, &rest) != 2 || !(tm == 128 || (tm == 64 && f32)) || s < 1)
-      throw std::invalid_argument(std::string("KVERIFY_SIMT_PLAN='") + forced +
-                                  "': expected tile_m,splits with tile_m 128" + (f32 ? " or 64" : " (64: f32 only)") +
-                                  " and splits >= 1");
-    p.tile_m = tm;
-    splits = s;
+  // Development hook for the plan sweep (kernels/plan_overrides.hpp).
+  if (const auto forced = simt_plan_override()) {
+    if (forced->tile_m == 64 && !f32)
+      throw std::invalid_argument(std::string("KVERIFY_SIMT_PLAN='") + std::getenv("KVERIFY_SIMT_PLAN") +
+                                  "': this Case is " + std::string(name(r.dtype)) +
+                                  " (64: f32 only); accepted here: tile_m 128");
+    p.tile_m = forced->tile_m;
+    splits = forced->splits;
   }
   set_simt_splits(p, M, N, K, splits);
   return p;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/launch_request.hpp"
+#include "kernels/plan_overrides.hpp"
 
 namespace kverify::kernels::matmul_relu {
 
@@ -122,17 +123,11 @@ inline WgmmaPlan wgmma_plan(const LaunchRequest& r) {
   } else {
     p.tile_n = tiles(128) >= kWgmmaTargetUnits / 3 ? 128 : 64;
   }
-  // Development hook for the plan sweep (reports/h200/perf.md), one of the kernels the launcher
-  // has: KVERIFY_WGMMA_PLAN="tile_n,splits" (256, 128 or 64: no promotion; 192: promotion). A
-  // value that is not one of them fails the Case rather than silently timing the default plan.
-  if (const char* forced = std::getenv("KVERIFY_WGMMA_PLAN")) {
-    int n = 0, s = 0;
-    char rest = 0;
-    if (std::sscanf(forced, "%d,%d%c", &n, &s, &rest) != 2 || !(n == 256 || n == 192 || n == 128 || n == 64) || s < 1)
-      throw std::invalid_argument(std::string("KVERIFY_WGMMA_PLAN='") + forced +
-                                  "': expected tile_n,splits with tile_n 256, 192, 128 or 64 and splits >= 1");
-    p.tile_n = n;
-    splits = s;
+  // Development hook for the plan sweep (kernels/plan_overrides.hpp), one of the kernels the
+  // launcher has (256, 128 or 64: no promotion; 192: promotion).
+  if (const auto forced = wgmma_plan_override()) {
+    p.tile_n = forced->tile_n;
+    splits = forced->splits;
   }
   set_splits(p, K, splits);
   // A unit that sums more K than kWgmmaPromoteAboveK promotes, which takes the 192-wide kernel

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "kernels/common/backend_launch.hpp"
+#include "kernels/plan_overrides.hpp"
 #include "kernels/softmax/softmax_block_per_row.cuh"
 #include "kernels/softmax/softmax_block_regs.cuh"
 #include "kernels/softmax/softmax_cluster_bulk.cuh"
@@ -125,27 +126,15 @@ inline BulkPlan bulk_plan(long long cols, std::size_t bytes) {
     plan.threads = large ? 512 : 256;
     plan.stages = large ? 2 : 3;
   }
-  int keep = -1;  // -1: kept where the plan allows
-  // Development hook for the plan sweep (reports/h200/perf.md):
-  // KVERIFY_BULK_PLAN="cluster,threads,stages[,keep]" (keep 0 or 1; left out: kept where the plan
-  // allows). A plan that does not fit the device fails its launch with the reason; a malformed one
-  // fails the Case rather than silently timing the default.
-  const char* forced = std::getenv("KVERIFY_BULK_PLAN");
-  if (forced) {
-    int c = 0, t = 0, st = 0;
-    char rest = 0;
-    const int fields = std::sscanf(forced, "%d,%d,%d,%d%c", &c, &t, &st, &keep, &rest);
-    if ((fields != 3 && fields != 4) || c < 1 || c > kBulkMaxCluster || t < 32 || t > 1024 || st < 1 ||
-        st > kBulkMaxStages || (fields == 4 && keep != 0 && keep != 1))
-      throw std::invalid_argument(std::string("KVERIFY_BULK_PLAN='") + forced +
-                                  "': expected cluster,threads,stages[,keep] with cluster 1.." +
-                                  std::to_string(kBulkMaxCluster) + ", threads 32..1024, stages 1.." +
-                                  std::to_string(kBulkMaxStages) + ", keep 0 or 1");
-    plan = BulkPlan{c, t, st, false};
-  }
+  // Development hook for the plan sweep (kernels/plan_overrides.hpp). A plan that does not fit the
+  // device fails its launch with the reason.
+  const auto forced = bulk_plan_override();
+  const int keep = forced ? forced->keep : -1;  // -1: kept where the plan allows
+  if (forced) plan = BulkPlan{forced->cluster, forced->threads, forced->stages, false};
   const std::string problem = bulk_keep_exps_problem(cols, bytes, plan);
   if (keep == 1 && !problem.empty())
-    throw std::invalid_argument(std::string("KVERIFY_BULK_PLAN='") + forced + "': cannot keep the exps: " + problem);
+    throw std::invalid_argument(std::string("KVERIFY_BULK_PLAN='") + std::getenv("KVERIFY_BULK_PLAN") +
+                                "': cannot keep the exps: " + problem);
   plan.keep_exps = keep == -1 ? problem.empty() : keep == 1;
   return plan;
 }

@@ -64,13 +64,12 @@
 #include "kernels/common/block_reduce.cuh"
 #include "kernels/common/bulk_copy.cuh"
 #include "kernels/common/vec_io.cuh"
+#include "kernels/softmax/bulk_limits.hpp"
 #include "kernels/softmax/softmax_block_per_row.cuh"  // SoftmaxArgs
 #include "kernels/softmax/softmax_rows_vec.cuh"       // softmax_exp, softmax_scale_factor
 
 namespace kverify::kernels {
 
-inline constexpr int kBulkMaxCluster = 16;
-inline constexpr int kBulkMaxStages = 4;
 inline constexpr int kBulkMaxVectorsPerThread = 16;
 // Blocks of at most this many threads hold their exps in registers from the sum to the store
 // when a thread has at most kBulkMaxKeptExps of them (64 floats: no spill under 128 registers).

@@ -32,6 +32,7 @@ Expected gelu_tanh_expected(double x);
 
 Expectations gelu_tanh_reference(const TensorView& x);
 std::unique_ptr<Tolerance> gelu_tanh_tolerance(DType dtype);
+std::unique_ptr<Tolerance> gelu_tanh_fast_math_tolerance(DType dtype);  // POLICY fast_math
 // The eager composition in the storage precision (reference/baseline.hpp), row-major: the tanh
 // formula op by op, each intermediate rounded to the storage dtype (the reference evaluates the
 // same function in a form that does not cancel, so the two cannot be one routine: in f64 the

@@ -61,6 +61,7 @@ constinit const OpSpec spec = {
     .shape_example = "4x1000",
     .reference = [](const Case&, std::span<const TensorView> in) { return one_output(gelu_tanh_reference(in[0])); },
     .tolerance = [](const Case& c, int) { return gelu_tanh_tolerance(c.dtype); },
+    .fast_math_tolerance = [](const Case& c, int) { return gelu_tanh_fast_math_tolerance(c.dtype); },
     .eager_baseline = [](const Case& c,
                          std::span<const TensorView> in) { return one_output(gelu_tanh_eager(in[0], c.dtype)); },
     .boundary_cases = &boundary_cases,

@@ -49,6 +49,7 @@ namespace kverify {
 
 Expectations matmul_relu_reference(const TensorView& a, const TensorView& b);
 std::unique_ptr<Tolerance> matmul_relu_tolerance(DType dtype, std::int64_t k);
+std::unique_ptr<Tolerance> matmul_relu_fast_math_tolerance(DType dtype, std::int64_t k);  // POLICY fast_math
 // The eager composition in the storage precision (reference/baseline.hpp): f32 fma chains over K
 // (in sequence, and K cut into 2 and 4 ranges: per element the worst of these orders), the sum
 // stored in the storage dtype, then the ReLU.

@@ -115,6 +115,7 @@ constinit const OpSpec spec = {
     .reference = [](const Case&,
                     std::span<const TensorView> in) { return one_output(matmul_relu_reference(in[0], in[1])); },
     .tolerance = [](const Case& c, int) { return matmul_relu_tolerance(c.dtype, c.shape[2]); },
+    .fast_math_tolerance = [](const Case& c, int) { return matmul_relu_fast_math_tolerance(c.dtype, c.shape[2]); },
     .eager_baseline =
         [](const Case& c, std::span<const TensorView> in) {
           return one_output(matmul_relu_eager(in[0], in[1], c.dtype));

@@ -24,6 +24,7 @@ namespace kverify {
 // `out` is the storage dtype of y (exact-mode expectations are rounded to it).
 Expectations row_sum_reference(const TensorView& x, DType out);
 std::unique_ptr<Tolerance> row_sum_tolerance(DType dtype, std::int64_t row_length);
+std::unique_ptr<Tolerance> row_sum_fast_math_tolerance(DType dtype, std::int64_t row_length);  // POLICY fast_math
 // The eager composition in the storage precision (reference/baseline.hpp): an f32 sum, stored once.
 std::vector<double> row_sum_eager(const TensorView& x, DType storage);
 

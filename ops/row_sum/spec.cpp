@@ -67,6 +67,7 @@ constinit const OpSpec spec = {
     .reference = [](const Case& c,
                     std::span<const TensorView> in) { return one_output(row_sum_reference(in[0], c.dtype)); },
     .tolerance = [](const Case& c, int) { return row_sum_tolerance(c.dtype, c.shape[1]); },
+    .fast_math_tolerance = [](const Case& c, int) { return row_sum_fast_math_tolerance(c.dtype, c.shape[1]); },
     .eager_baseline = [](const Case& c,
                          std::span<const TensorView> in) { return one_output(row_sum_eager(in[0], c.dtype)); },
     .boundary_cases = &boundary_cases,

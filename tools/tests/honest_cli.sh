@@ -145,6 +145,14 @@ case "$item" in
       fail=1
     }
     for v in zeros:3 ties:-3 normal:-1; do expect 2 "'values=$v': .*(must be|takes no parameter)" -- run "op=softmax shape=2x3 values=$v"; done
+    # Both bounds of a recipe's parameter, past either end.
+    expect 2 "dominant:D: D must be a number in -1e\+300\.\.1e\+300" -- run 'op=softmax shape=2x3 values=dominant:1e308'
+    expect 2 "normal:S: S must be a number in 0\.\.1e\+300" -- run 'op=softmax shape=2x3 values=normal:1e301'
+    # A key that was meant as op= is named, with what is wrong with it.
+    expect 2 "no op=NAME token: the key of 'Op=softmax' is not op \(keys are lower-case\)" -- run 'Op=softmax shape=2x3'
+    expect 2 "holds byte 0xEF at position 0, outside ASCII" -- run $'\xef\xbb\xbfop=softmax shape=2x3'
+    expect 2 "holds byte 0xEF at position 0, outside ASCII" -- run $'\xef\xbd\x8fp=softmax shape=2x3'
+    expect 2 "unknown option '--op' \(kverify list takes none; ./kverify list --help\)" -- list --op softmax
     expect 2 "unexpected argument 'extra'" -- help run extra
     expect 2 "unknown option '--nosuch'" -- help case --nosuch
     expect 2 "says backend=cuda but --backend is emu" -- huge --backend emu --case 'op=row_sum shape=4x8 backend=cuda'
@@ -176,6 +184,36 @@ case "$item" in
       fail=1
     }
     expect 1 "y\(0,[0-9]+\): NaN vs" -- run 'op=gelu_tanh variant=mutant_exp_tanh shape=1x1024 values=uniform:30 backend=emu'
+    ;;
+  accuracy_tier)  # the framework's own formula: a PASS (accuracy note), listed apart; a FAIL under --strict
+    line='op=gelu_tanh variant=mutant_tanhf_cancels dtype=bf16 shape=2x9 values=const:-6 backend=emu'
+    expect 0 "^PASS \(accuracy note\)  gelu_tanh/mutant_tanhf_cancels" -- run "$line"
+    expect 0 "accuracy note: y: 18 element\(s\) outside the derived bound, within that of PyTorch's F.gelu" -- run "$line"
+    expect 1 "why: --strict: an accuracy note fails" -- run "$line" --strict
+    KVERIFY_STRICT=1 expect 1 "^FAIL  gelu_tanh/mutant_tanhf_cancels" -- run "$line"
+    check=(check --backend emu --op gelu_tanh --variant mutant_tanhf_cancels --properties-only
+      --property gelu_tanh.reference_agreement --budget 20)
+    expect 0 "^ACCURACY NOTE gelu_tanh.reference_agreement on emu: .* Cases noted; the first" -- \
+      "${check[@]}" --json "$work/noted.json"
+    python3 - "$work/noted.json" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = j["properties"]
+if not j["accuracy_notes"] or not rows or rows[0]["noted"] < 1 or rows[0]["passed"] != rows[0]["cases"]:
+    sys.exit("FAIL: the check JSON lists no accuracy note: %s" % json.dumps(rows))
+print("ok: the check JSON lists %d accuracy note(s); %d of %d Cases noted" %
+      (len(j["accuracy_notes"]), rows[0]["noted"], rows[0]["cases"]))
+PY
+    expect 1 "^FAILED gelu_tanh.reference_agreement on emu" -- "${check[@]}" --strict --json "$work/strict.json"
+    expect 0 "framework:  PyTorch's F.gelu" -- help tolerance
+    ;;
+  environment)  # a KVERIFY_* value outside its form is bad input before anything runs, naming it
+    KVERIFY_SIMT_PLAN=3,1 expect 2 "KVERIFY_SIMT_PLAN='3,1': expected tile_m,splits" -- run 'op=matmul_relu shape=4x4x4'
+    KVERIFY_STRICT=yes expect 2 "KVERIFY_STRICT='yes': accepted: 1 or 0" -- list
+    KVERIFY_EMU_RACE_DETECTOR=maybe expect 2 "KVERIFY_EMU_RACE_DETECTOR='maybe': accepted: on, off, 1 or 0" -- \
+      run 'op=softmax shape=2x3'
+    KVERIFY_MEMORY_LIMIT_GIB=abc expect 2 "KVERIFY_MEMORY_LIMIT_GIB='abc': not a memory size" -- run 'op=softmax shape=2x3'
+    KVERIFY_SIMT_PLAN=3,1 expect 0 "KVERIFY_SIMT_PLAN \(development" -- help environment
     ;;
   *)
     echo "unknown item '$item'"

@@ -226,14 +226,31 @@ TEST(GeluTanhPlanted, ExpBasedTanhIsNanAtElevenAndFails) {
   }
 }
 
-TEST(GeluTanhPlanted, OnePlusTanhfCancelsInTheNegativeTailAndFails) {
+// 0.5 x (1 + tanhf(u)) is PyTorch's own formula: outside the derived bound in the negative tail,
+// within the bound of that formula (GeluTanhTolerance::framework_bound), so a PASS with an accuracy
+// note, and a FAIL under --strict.
+TEST(GeluTanhPlanted, OnePlusTanhfCancelsInTheNegativeTailAndIsAnAccuracyNote) {
+  struct StrictOff {
+    ~StrictOff() { kverify::set_strict_verdicts(false); }
+  } restore;
   // Ordinary inputs already: for x around -3, 1 + tanhf(u) ~ 2e-3 keeps ~1e-5 relative accuracy.
   const auto f32 = run_mutant("mutant_tanhf_cancels", "dtype=f32 shape=8x100 values=normal:3");
-  EXPECT_EQ(f32.outcome, Outcome::fail) << format(f32);
-  // At x = -6 it is exactly 0 (tanhf(-12.5) rounds to -1): -0 where bf16 holds -1.7e-10.
+  EXPECT_EQ(f32.outcome, Outcome::pass) << format(f32);
+  EXPECT_EQ(f32.stats.failed, 0) << format(f32);
+  EXPECT_GT(f32.stats.noted, 0) << format(f32);
+  EXPECT_NE(f32.accuracy_note.find("F.gelu"), std::string::npos) << format(f32);
+  EXPECT_EQ(format(f32).rfind("PASS (accuracy note)", 0), 0u) << format(f32);
+  // At x = -6 it is exactly 0 (tanhf(-12.5) rounds to -1): -0 where bf16 holds -1.7e-10, and the
+  // formula's own bound (0.5 |x| eps32 = 3.6e-7) holds the whole value.
   const auto bf16 = run_mutant("mutant_tanhf_cancels", "dtype=bf16 shape=2x9 values=const:-6");
-  EXPECT_EQ(bf16.outcome, Outcome::fail) << format(bf16);
-  EXPECT_EQ(bf16.stats.failed, 18) << format(bf16);
+  EXPECT_EQ(bf16.outcome, Outcome::pass) << format(bf16);
+  EXPECT_EQ(bf16.stats.noted, 18) << format(bf16);
+  kverify::set_strict_verdicts(true);
+  for (const char* line : {"dtype=f32 shape=8x100 values=normal:3", "dtype=bf16 shape=2x9 values=const:-6"}) {
+    const auto strict = run_mutant("mutant_tanhf_cancels", line);
+    EXPECT_EQ(strict.outcome, Outcome::fail) << format(strict);
+    EXPECT_NE(strict.reason.find("--strict"), std::string::npos) << format(strict);
+  }
 }
 
 TEST(GeluTanhPlanted, AWrongCoefficientFailsOnOrdinaryInputs) {

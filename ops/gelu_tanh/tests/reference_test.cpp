@@ -146,3 +146,19 @@ TEST(GeluTanhTolerance, RelativeBoundGrowsWithTheConditionPlusUlpAndFloor) {
 }
 
 }  // namespace
+
+// The accuracy-note tier's bound is the framework formula's, element by element: it holds the whole
+// value where 1 + tanhf(u) cancels (x = -10: PyTorch's formula gives -0), and adds nothing that would
+// excuse a wrong coefficient where the formula is accurate (x = 2: 0.0447 for 0.044715 is ~36 eps32).
+TEST(GeluTanhTolerance, TheFrameworkBoundHoldsTheCancelledTailAndNothingElse) {
+  const auto f32 = kverify::gelu_tanh_tolerance(DType::f32);
+  const Expected tail = kverify::gelu_tanh_expected(-10.0);
+  const double pytorch_tail = 0.5 * -10.0f * (1.0f + std::tanh(0.7978845608f * (-10.0f + 0.044715f * -1000.0f)));
+  EXPECT_EQ(pytorch_tail, 0.0);
+  EXPECT_GT(std::fabs(tail.value), f32->bound(tail));
+  EXPECT_LE(std::fabs(tail.value), f32->framework_bound(tail));
+  const Expected two = kverify::gelu_tanh_expected(2.0);
+  const double wrong_constant_error = 36 * 0x1.0p-23 * std::fabs(two.value);
+  EXPECT_GT(wrong_constant_error, f32->framework_bound(two));
+  EXPECT_FALSE(f32->framework_formula().empty());
+}

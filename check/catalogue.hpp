@@ -38,9 +38,6 @@ struct CheckOptions {
   int first_part = 0;
   int skip_cases = 0;
 };
-// The environment variable the parent sets for its children: --child without it is refused (the
-// flag is the parent's protocol, not an option for people).
-inline constexpr const char* kCheckChildMark = "KVERIFY_CHECK_CHILD";
 
 // Prints progress and a summary table; returns the exit code (0, 1 or 3).
 int run_check_catalogue(const CheckOptions& options);

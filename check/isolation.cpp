@@ -349,9 +349,7 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
     }
     ChildTranscript t;
     t.part = first_part;
-    std::vector<std::string> child_env = env;
-    child_env.push_back(std::string(kCheckChildMark) + "=1");  // what lets `check --child` run at all
-    const ChildResult child = run_child(argv, child_env, tag, t);
+    const ChildResult child = run_child(argv, env, tag, t);
     for (auto& b : t.report.boundary) merge_boundary_row(report, row_of, b);
     report.properties.insert(report.properties.end(), t.report.properties.begin(), t.report.properties.end());
     report.failures.insert(report.failures.end(), t.report.failures.begin(), t.report.failures.end());

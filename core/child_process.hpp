@@ -27,6 +27,10 @@ struct ChildResult {
   std::string output;  // the captured output
 };
 
+// Set in the environment of every process kverify starts: what lets kverify's internal options
+// (check --child, mutants --here, report --shard) be given at all. A person never needs it.
+inline constexpr const char* kInternalChildMark = "KVERIFY_CHILD";
+
 // argv[0] is looked up in PATH when it has no '/'. Throws std::runtime_error when it cannot start.
 ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& options = {});
 

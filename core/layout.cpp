@@ -110,7 +110,9 @@ std::optional<Layout2D> Layout::as_2d() const {
   m.cols = cols();
   m.col_stride = col_stride();
   m.rows = rows();
-  m.row_stride = m.cols * m.col_stride;  // one row (or leading sizes of 1 only): never stepped over
+  // One row (or leading sizes of 1 only): never stepped over, so a product past int64 (a stride
+  // near 2^63 on a wide row, which layout_problem refuses later) saturates instead of overflowing.
+  if (__builtin_mul_overflow(m.cols, m.col_stride, &m.row_stride)) m.row_stride = INT64_MAX;
   if (rank == 2 || rank == 1) {
     m.row_stride = strides[0];
     return m;

@@ -117,6 +117,24 @@ case "${1:-}" in
       return $ok
     }
     step user_op user_op
+    # The accuracy-note tier and the fast-math policies against the device's own tanhf, __expf,
+    # __fdividef and flush-to-zero (built with KVERIFY_VARIANT_DIRS naming examples/your_terms).
+    tiers() {
+      "$k" list | grep -q '^gelu_tanh  *fast_math_gelu ' || { echo "examples/your_terms is not in this build: not run"; return 3; }
+      local ok=0 v
+      for v in fast_math_gelu fast_math_row_sum fast_math_matmul_relu fast_math_softmax; do
+        "$k" check --backend cuda --variant "$v" --budget 30 --json "$out/check-$v.json" | tail -2 || ok=1
+      done
+      # PyTorch's formula: a PASS (accuracy note) with CUDA's tanhf, a FAIL under --strict.
+      "$k" check --backend cuda --variant mutant_tanhf_cancels --budget 30 --json "$out/check-tanhf_cancels.json" |
+        grep -E "of the passes with an accuracy note|passed, " || ok=1
+      "$k" check --backend cuda --variant mutant_tanhf_cancels --budget 30 --strict --json "$out/check-strict.json" |
+        tail -1 | grep -E "passed, [1-9][0-9]* failed" || ok=1
+      # The production gelu_tanh variants: no accuracy note.
+      "$k" check --backend cuda --op gelu_tanh --budget 30 --json "$out/check-gelu_tanh.json" | tail -2 || ok=1
+      return $ok
+    }
+    step tiers tiers
     far_layouts() {  # rows 2^31 elements apart on tiny tensors (the virtual memory API): production
       local ok=0     # variants pass, the 32-bit offset mutant fails; then the catalogue on cuda, which draws them
       for v in warp_per_row block_per_row rows_vec split_row split_vec; do

@@ -440,14 +440,6 @@ long long width_of(const nlohmann::json& w, const std::string& where) {
   return w.get<long long>();
 }
 
-// A field of a report as a terminal shows it: control characters as '?', at most 200 characters.
-std::string printable(std::string_view text) {
-  constexpr std::size_t kMost = 200;
-  std::string out;
-  for (char ch : text.substr(0, kMost)) out += static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
-  return text.size() > kMost ? out + "... (" + std::to_string(text.size()) + " characters)" : out;
-}
-
 // The command that replays a report's worst Case: only a Case this build parses, written back as
 // its canonical line (whatever else the file holds never reaches a shell command line).
 std::string replay_line(const std::string& case_line) {
@@ -490,7 +482,7 @@ Loaded parse_report(std::string_view text, const std::string& where) {
   try {
     // Text from a file is shown, never replayed: control characters (terminal escapes) as '?', long
     // fields cut with their length.
-    const auto text = [](const nlohmann::json& field) { return printable(field.get<std::string>()); };
+    const auto text = [](const nlohmann::json& field) { return printable(field.get<std::string>(), 200); };
     r.backend = text(j.at("backend"));
     r.device = text(j.at("device"));
     r.commit = text(j.at("commit"));

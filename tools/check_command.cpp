@@ -125,12 +125,10 @@ int check(const ParsedOptions& p) {
   if (!o.gpus.empty() && !o.isolate)
     throw InputError("option --gpus needs the child processes that --no-isolate turns off (accepted: one of them)");
   o.child = p.has("--child");
-  if (o.child &&
-      (!std::getenv(kCheckChildMark) || !o.backends_requested || o.backends.size() != 1 || !o.op || !o.variant))
+  if (o.child && (!o.backends_requested || o.backends.size() != 1 || !o.op || !o.variant))
     throw InputError(
         "option --child is kverify check's own, for the child processes it starts (each with one --backend, --op "
-        "and --variant, and " +
-        std::string(kCheckChildMark) + " set) (accepted: kverify check without it)");
+        "and --variant) (accepted: kverify check without it)");
   o.first_part = static_cast<int>(p.whole("--first-part", 0));
   o.skip_cases = static_cast<int>(p.whole("--skip-cases", 0));
   return run_check_catalogue(o);

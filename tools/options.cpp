@@ -1,7 +1,9 @@
 #include "tools/options.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
+#include "core/child_process.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/gpu_slots.hpp"
@@ -153,6 +155,8 @@ ParsedOptions parse(std::string_view command, std::span<const Option> options, c
     }
     if (arg.size() > 1 && arg[0] == '-') {
       const Option* o = find(options, arg);
+      // kverify's own options between its processes exist only in the processes it starts.
+      if (o && o->internal && !std::getenv(kInternalChildMark)) o = nullptr;
       if (!o)
         throw InputError("unknown option " + shown(arg) + " (" +
                          (names_of(options).empty() ? std::string("kverify ") + std::string(command) + " takes none"

@@ -172,3 +172,15 @@ TEST(Layout2D, IndexFootprintAndContiguityMatchEnumeration) {
 }
 
 }  // namespace
+
+// Found by the case_parser fuzz target: a column stride near 2^63 on a row of 10 made as_2d()'s
+// whole-row product overflow (undefined behaviour) before layout_problem could refuse the layout.
+TEST(LayoutProblem, AStrideNearTwoToTheSixtyThreeIsRefusedWithoutOverflow) {
+  kverify::Layout l;
+  l.rank = 2;
+  l.sizes = {2, 10};
+  l.strides = {4, 7851214748364783647};
+  const auto p = kverify::layout_problem(l, 4, false);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(Contains(*p, "spans more bytes than fit in 64 bits")) << *p;
+}

@@ -28,7 +28,7 @@ expect 0 "usage: ./kverify check" -- check --help
 expect 0 "x.strides|<t>.strides" -- help case
 expect 0 "block_per_row" -- list
 # Internal flags and environment variables: refused with the token and what is accepted, never a crash.
-expect 2 "option --child is kverify check's own" -- check --child
+expect 2 "unknown option '--child'" -- check --child
 expect 2 "kverify agree: --out: cannot write into /proc/x" -- agree --out /proc/x
 expect 2 "kverify check: --json: an empty path \(accepted: a file path\)" -- check --json ''
 refused_out="${TMPDIR:-/tmp}/kv-refused-report-$$"

@@ -24,6 +24,7 @@
 #include "bench/writer.hpp"
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/exit_codes.hpp"
 #include "core/output_file.hpp"
 #include "core/parallel.hpp"
 #include "pipeline/execute.hpp"
@@ -34,7 +35,6 @@ namespace kverify {
 namespace {
 
 using namespace kverify::bench;
-constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
 constexpr std::size_t kFlushBytes = 256u << 20;  // > 4x the H200's 60 MB L2
 
 double seconds_since(std::chrono::steady_clock::time_point t) {

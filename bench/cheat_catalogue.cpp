@@ -7,13 +7,12 @@
 #include <sstream>
 
 #include "bench/bench_command.hpp"
+#include "core/exit_codes.hpp"
 #include "core/output_file.hpp"
 #include "kernels/registry.hpp"
 
 namespace kverify {
 namespace {
-
-constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
 
 struct CheatResult {
   std::string who, cheat_class, verdict;

@@ -1,6 +1,7 @@
 #include "check/catalogue.hpp"
 
 #include "core/child_process.hpp"
+#include "core/exit_codes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -116,7 +117,7 @@ int run_check_catalogue(const CheckOptions& options) {
     if (std::string why; !backend_available(backend, &why)) {
       std::printf("@kv notrun %s\n", why.c_str());
       child_done();
-      return 3;
+      return kNotRun;
     }
     int failed = 0;
     if (options.boundary_cases && !options.property && options.first_part == 0) {
@@ -216,18 +217,18 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
     std::printf("%d of the passes with an accuracy note (ACCURACY NOTE above): a FAIL under --strict\n", noted);
   std::printf("%d passed, %d failed (%.1f s)%s\n", passed, failed, report.seconds,
               emu_ran ? ("; emu race detector " + emu::race::status_text()).c_str() : "");
-  if (failed > 0) return 1;
-  if (write_error) return 2;  // an output that could not be written is never a pass
+  if (failed > 0) return kFail;
+  if (write_error) return kBadInput;  // an output that could not be written is never a pass
   const bool nothing_checked = report.boundary.empty() && report.properties.empty();
   if (nothing_checked && !report.not_run.empty()) {
     std::printf("nothing was checked here: see NOT RUN above\n");
-    return 3;
+    return kNotRun;
   }
   if (nothing_checked) {
     std::printf("nothing was checked: no variant or property matched the filters\n");
-    return 2;
+    return kBadInput;
   }
-  if (options.backends_requested && !report.not_run.empty()) return 3;
+  if (options.backends_requested && !report.not_run.empty()) return kNotRun;
   return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "check/isolation.hpp"
 
 #include "core/child_process.hpp"
+#include "core/exit_codes.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -426,7 +427,7 @@ int run_check_isolated(const CheckOptions& options) {
           "NOT RUN: --sanitize %s needs compute-sanitizer, found neither on PATH nor in /usr/local/cuda/bin%s\n",
           options.sanitize.c_str(),
           std::getenv("KVERIFY_COMPUTE_SANITIZER") ? " (KVERIFY_COMPUTE_SANITIZER is set but not executable)" : "");
-      return 3;
+      return kNotRun;
     }
     if (options.sanitize == "initcheck") setenv("KVERIFY_UNFILLED_WORKSPACE", "1", 1);  // see pipeline/execute.cpp
   }

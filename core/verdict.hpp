@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kverify {
@@ -84,6 +85,8 @@ std::string outcome_text(const Verdict& v);
 // command's child processes judge as it does; set_strict_verdicts sets both.
 bool strict_verdicts();
 void set_strict_verdicts(bool strict);
+// How a Verdict that failed only by --strict begins its reason.
+inline constexpr std::string_view kStrictNoteReason = "--strict: an accuracy note fails";
 // The Verdict as a person reads it, ending with the reproduce command.
 std::string format(const Verdict& v);
 

@@ -18,6 +18,7 @@
 #include "core/case.hpp"
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/exit_codes.hpp"
 #include "core/gpu_slots.hpp"
 #include "core/input_file.hpp"
 #include "fuzz/target_names.hpp"
@@ -145,7 +146,7 @@ int run_without_fuzz_tree(const FuzzArgs& a, const fs::path& libfuzzer_binary) {
                  "kverify fuzz: NOT RUN: %s is not built (./kverify fuzz builds the fuzz tree: cmake --preset fuzz), "
                  "nor this build's fuzz_run (%s: cmake --build <build> --target fuzz_run)\n",
                  libfuzzer_binary.c_str(), fuzz_run.c_str());
-    return 3;
+    return kNotRun;
   }
   const fs::path work = a.work ? fs::path(*a.work) : fs::current_path(ec) / "fuzz-work" / a.target;
   fs::create_directories(work / "artifacts", ec);
@@ -189,7 +190,7 @@ int run_fuzz(const FuzzArgs& a) {
       d.exit_code != 0) {
     std::fprintf(stderr, "kverify fuzz: %s --write-dict failed (exit %d): %s\n", bin.c_str(), d.exit_code,
                  d.output.c_str());
-    return 1;
+    return kFail;
   }
   std::vector<std::string> argv = {bin.string(), "-max_total_time=" + std::to_string(a.seconds), "-print_final_stats=1",
                                    "-artifact_prefix=" + (artifacts / "").string(), "-dict=" + dict.string()};
@@ -251,7 +252,7 @@ int run_fuzz(const FuzzArgs& a) {
     }
     std::printf("FINDING? libFuzzer exited %d%s without saving an input (log: %s)\n", r.exit_code,
                 r.signal ? (" (signal " + std::to_string(r.signal) + ")").c_str() : "", (work / "fuzz.log").c_str());
-    return 1;
+    return kFail;
   }
 
   // A finding: minimize it, keep it with its Case line, print the line.
@@ -286,7 +287,7 @@ int run_fuzz(const FuzzArgs& a) {
               static_cast<std::uintmax_t>(found_size), static_cast<std::uintmax_t>(kept_size), found.c_str());
   std::printf("  replay: ./kverify replay %s --target %s\n", kept.c_str(), a.target.c_str());
   static_cast<void>(m);
-  return 1;
+  return kFail;
 }
 
 // --- kverify replay --------------------------------------------------------------------------
@@ -374,7 +375,7 @@ int replay_command(const ReplayArgs& args) {
     if (!fs::exists(bin, ec)) {
       std::fprintf(stderr, "kverify replay: NOT RUN: %s is not built (./kverify replay builds the fuzz tree)\n",
                    bin.c_str());
-      return 3;
+      return kNotRun;
     }
     std::vector<std::string> argv = {bin.string(), "--replay"};
     argv.insert(argv.end(), ps.begin(), ps.end());
@@ -399,8 +400,8 @@ int replay_command(const ReplayArgs& args) {
   std::string names;
   for (const auto& n : with_findings) names += (names.empty() ? "" : ", ") + n;
   std::printf("replay: %zu target(s); %s\n", plan.size(), findings ? ("findings in " + names).c_str() : "no finding");
-  if (findings) return 1;
-  return errors ? 2 : 0;
+  if (findings) return kFail;
+  return errors ? kBadInput : kPass;
 }
 
 }  // namespace kverify

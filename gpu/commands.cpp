@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/exit_codes.hpp"
 #include "core/expectation.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
@@ -39,8 +40,6 @@
 
 namespace kverify {
 namespace {
-
-constexpr int kPass = 0, kFail = 1, kNotRun = 3;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

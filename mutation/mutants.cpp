@@ -18,6 +18,7 @@
 
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/exit_codes.hpp"
 #include "core/gpu_slots.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
@@ -82,7 +83,8 @@ ShortFuzz short_fuzz(const Variant& v, Backend backend, std::uint64_t seed, int 
   if (const fs::path corpus = corpus_of(std::string(v.op)); !corpus.empty()) argv.push_back(corpus.string());
   ChildResult r;
   try {
-    r = run_child(argv, {.time_limit = static_cast<double>(seconds) + 120});
+    // A mutant seen only as an accuracy note is a finding of the short fuzz too (as in the catalogue).
+    r = run_child(argv, {.env = {"KVERIFY_STRICT=1"}, .time_limit = static_cast<double>(seconds) + 120});
   } catch (const std::exception& e) {
     f.status = std::string("not run: ") + e.what();
     return f;
@@ -443,7 +445,7 @@ std::string markdown(const std::vector<Row>& rows, const MutantsOptions& o, cons
 int run_mutants(const MutantsOptions& o) {
   if (std::string why; !backend_available(o.backend, &why)) {
     std::printf("NOT RUN  %s: %s\n", std::string(name(o.backend)).c_str(), why.c_str());
-    return 3;
+    return kNotRun;
   }
   const std::string out_dir =
       !o.out_dir.empty() ? o.out_dir : "reports/" + std::string(o.backend == Backend::emu ? "emu" : "h200");
@@ -475,7 +477,7 @@ int run_mutants(const MutantsOptions& o) {
   if (selected.empty()) {
     std::printf("NOT RUN  %s: no selected mutant runs there: %s\n", std::string(name(o.backend)).c_str(),
                 elsewhere.empty() ? "none selected" : elsewhere.front().c_str());
-    return 3;
+    return kNotRun;
   }
   if (o.here && selected.size() != 1) throw InputError("--here: needs exactly one --only mutant");
 
@@ -533,11 +535,11 @@ int run_mutants(const MutantsOptions& o) {
   files.add(out_dir + "/mutants.json", json_text(j));
   if (const auto error = files.commit()) {
     std::fprintf(stderr, "kverify mutants: %s\n", error->c_str());
-    return 2;
+    return kBadInput;
   }
   std::printf("%s\nwritten: %s/mutants.md, %s/mutants.json\n", md.c_str(), out_dir.c_str(), out_dir.c_str());
   const bool survived = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.first_kill.empty(); });
-  return survived ? 1 : 0;
+  return survived ? kFail : kPass;
 }
 
 }  // namespace kverify

@@ -10,23 +10,18 @@
 namespace kverify::properties {
 
 Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int cases_per_property) {
-  Kill kill, note;  // note: the first accuracy note, the kill if nothing fails outright
-  const auto note_as_kill = [&](const std::string& where, const std::string& what, const std::string& line) {
-    if (note.killed) return;
-    note.killed = note.by_note = true;
-    note.property = where + " (accuracy note)";
-    note.counterexample = what + "\n  reproduce: ./kverify run '" + line + "'";
-  };
+  Kill kill;
+  // Judged strictly: an accuracy note is the catalogue seeing the bug, and the kill says when that
+  // was all it saw (Kill::by_note). Restored after: the process may judge other things.
+  const bool was_strict = strict_verdicts();
+  set_strict_verdicts(true);
   const auto start = std::chrono::steady_clock::now();
   for (const auto& p : all_properties()) {
     if (p.op->name != mutant.op) continue;
     std::map<std::string, Context::Tally> tally;
     const Context ctx{backend, std::string(mutant.name), std::nullopt, &tally};
     const PropertyRun run = check_property(p, ctx, seed, cases_per_property);
-    for (const auto& [name, t] : tally) {
-      kill.cases += t.cases;
-      if (t.noted > 0) note_as_kill(std::string(p.name), t.first_note, t.first_note_case);
-    }
+    for (const auto& [name, t] : tally) kill.cases += t.cases;
     if (!run.passed) {
       kill.killed = true;
       kill.property = std::string(p.name);
@@ -47,8 +42,6 @@ Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int
       try {
         const Verdict v = run_case(c);
         if (v.outcome != Outcome::pass) failure = format(v);
-        if (v.outcome == Outcome::pass && !v.accuracy_note.empty())
-          note_as_kill("boundary Cases", v.subject + ": " + v.accuracy_note, v.reproduce);
       } catch (const std::exception& e) {  // a Case that cannot be checked did not pass
         failure =
             std::string("could not be checked: ") + e.what() + "\n  reproduce: ./kverify run '" + c.to_text() + "'";
@@ -60,10 +53,9 @@ Kill kill_mutant(const Variant& mutant, Backend backend, std::uint64_t seed, int
         break;
       }
     }
-  if (!kill.killed && note.killed) {
-    note.cases = kill.cases;
-    kill = note;
-  }
+  set_strict_verdicts(was_strict);
+  kill.by_note = kill.killed && kill.counterexample.find(kStrictNoteReason) != std::string::npos;
+  if (kill.by_note) kill.property += " (accuracy note)";
   kill.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return kill;
 }

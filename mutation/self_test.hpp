@@ -11,8 +11,9 @@ namespace kverify::properties {
 
 struct Kill {
   bool killed = false;
-  // Seen only as an accuracy note (outside the derived bound, within the framework formula's): a
-  // PASS (accuracy note) in `check`, a FAIL under --strict. Any outright failure is preferred.
+  // The catalogue runs strictly; true when the Case that killed the mutant failed only by its
+  // accuracy note (outside the derived bound, within the framework formula's): a PASS (accuracy
+  // note) in a plain `check`.
   bool by_note = false;
   std::string property;        // the first property that failed, or "boundary Cases"
   std::string counterexample;  // RapidCheck's shrunk failure (the Verdict with its Case line)

@@ -52,7 +52,7 @@ void decide_outcome(Verdict& verdict) {
     verdict.outcome = Outcome::pass;
   } else if (verdict.guards.empty() && verdict.stats.failed == 0) {
     verdict.outcome = strict_verdicts() ? Outcome::fail : Outcome::pass;
-    if (strict_verdicts()) verdict.reason = "--strict: an accuracy note fails (" + verdict.accuracy_note + ")";
+    if (strict_verdicts()) verdict.reason = std::string(kStrictNoteReason) + " (" + verdict.accuracy_note + ")";
   } else {
     verdict.outcome = Outcome::fail;
     if (verdict.reason.empty())

@@ -22,6 +22,7 @@
 
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/exit_codes.hpp"
 #include "core/gpu_slots.hpp"
 #include "core/input_file.hpp"
 #include "core/output_file.hpp"
@@ -39,8 +40,6 @@
 
 namespace kverify {
 namespace {
-
-constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
 
 constexpr std::uint64_t kSeed = 1;
 

@@ -8,12 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "core/exit_codes.hpp"
 #include "tools/options.hpp"
 
 namespace kverify::cli {
 
-// Exit codes, the same for every command (exit_code_of in main.cpp applies them).
-inline constexpr int kPass = 0, kFail = 1, kBadInput = 2, kNotRun = 3;
+using kverify::kBadInput, kverify::kFail, kverify::kNotRun, kverify::kPass;  // core/exit_codes.hpp
 
 struct Command {
   std::string_view name;

@@ -52,7 +52,8 @@ const Command kMutantsCommand{
     "the mutation self-test: every mutant against the catalogue",
     "Runs the property catalogue against every mutant of kernels/<op>/mutants/ (deliberately wrong\n"
     "variants, one bug class each; registered with kverify_add_variant(... MUTANT \"<bug class>\")) until a\n"
-    "property fails, each mutant in a child process of its own (a device fault or crash is its alone). On\n"
+    "property fails, each mutant in a child process of its own (a device fault or crash is its alone),\n"
+    "judged as under --strict: a mutant seen only as an accuracy note is 'killed (accuracy note)'. On\n"
     "cuda the GPU-side tools follow, in turn, on what the catalogue did not kill: compute-sanitizer\n"
     "memcheck, racecheck, synccheck, initcheck (check --sanitize on one property's Cases) and kverify huge;\n"
     "a column each, and the first thing that killed the mutant. Beside them a KernelBench-style check (5\n"

@@ -172,7 +172,7 @@ void rerun_failures_alone(CheckReport& report) {
     const auto begin = at + kMarker.size(), end = f.message.find('\'', begin);
     if (end == std::string::npos) continue;
     ++rerun;
-    const ChildResult alone = run_child({exe, "run", f.message.substr(begin, end - begin)}, {.time_limit = 300});
+    const ChildResult alone = run_child({exe, "run", f.message.substr(begin, end - begin)}, {.time_limit = 60});
     if (alone.exit_code == 0)
       f.message +=
           "\n  alone: this Case PASSES when run by itself in a fresh process (./kverify run exit 0): the failure "

@@ -331,10 +331,12 @@ macro(_kverify_register)
   set_property(GLOBAL PROPERTY ${p}_CXX_FLAGS "${KV_CXX_FLAGS}")
 endmacro()
 
-# kverify_add_tests(<name> [BUDGET <n|ns>]): ctest entries in the calling project for a registered
-# variant: kverify:<name>:emu runs `kverify check --backend emu --variant <name>` (the boundary Cases
-# and the property catalogue), kverify:<name>:cuda the same on the GPU in a build with CUDA (exit 3,
-# no GPU here, is reported by ctest as skipped, never as passed). Call it after the registration.
+# kverify_add_tests(<name> [BUDGET <n|ns>] [TIMEOUT <seconds>]): ctest entries in the calling project
+# for a registered variant: kverify:<name>:emu runs `kverify check --backend emu --variant <name>` (the
+# boundary Cases and the property catalogue), kverify:<name>:cuda the same on the GPU in a build with
+# CUDA (exit 3, no GPU here, is reported by ctest as skipped, never as passed). Call it after the
+# registration. TIMEOUT (default 1800): a kernel that never ends fails its entry then instead of
+# holding CI until the job's own limit.
 # A macro: enable_testing() takes effect in the scope it is called from (the caller's directory).
 macro(kverify_add_tests)
   _kverify_add_tests(${ARGV})
@@ -342,10 +344,15 @@ macro(kverify_add_tests)
 endmacro()
 
 function(_kverify_add_tests name)
-  cmake_parse_arguments(PARSE_ARGV 1 KT "" "BUDGET" "")
+  cmake_parse_arguments(PARSE_ARGV 1 KT "" "BUDGET;TIMEOUT" "")
   set(where "kverify_add_tests(${name}) in ${CMAKE_CURRENT_LIST_FILE}")
   if(KT_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "${where}: unknown arguments '${KT_UNPARSED_ARGUMENTS}' (accepted: BUDGET <cases per property, or seconds as Ns>)")
+    message(FATAL_ERROR "${where}: unknown arguments '${KT_UNPARSED_ARGUMENTS}' (accepted: BUDGET <cases per property, or seconds as Ns>, TIMEOUT <seconds>)")
+  endif()
+  if(NOT DEFINED KT_TIMEOUT)
+    set(KT_TIMEOUT 1800)
+  elseif(NOT KT_TIMEOUT MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "${where}: TIMEOUT '${KT_TIMEOUT}' is not a number of seconds (accepted: a whole number above 0)")
   endif()
   get_property(ids GLOBAL PROPERTY KVERIFY_VARIANT_IDS)
   set(op "")
@@ -371,7 +378,7 @@ function(_kverify_add_tests name)
              COMMAND kverify check --backend ${backend} --op ${op} --variant ${name} ${budget}
                      --json ${CMAKE_CURRENT_BINARY_DIR}/kverify-${name}-${backend}.json
              WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-    set_tests_properties(kverify:${name}:${backend} PROPERTIES SKIP_RETURN_CODE 3 LABELS kverify)
+    set_tests_properties(kverify:${name}:${backend} PROPERTIES SKIP_RETURN_CODE 3 LABELS kverify TIMEOUT ${KT_TIMEOUT})
   endforeach()
 endfunction()
 

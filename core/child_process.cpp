@@ -28,7 +28,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
     if (!replaced) env_storage.emplace_back(kv);
   }
   env_storage.insert(env_storage.end(), o.env.begin(), o.env.end());
-  env_storage.push_back(std::string(kInternalChildMark) + "=1");
+  env_storage.push_back(std::string(kInternalChildMark) + "=" + std::to_string(::getpid()));
   std::vector<char*> envp, args;
   for (auto& e : env_storage) envp.push_back(e.data());
   envp.push_back(nullptr);

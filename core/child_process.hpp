@@ -27,8 +27,9 @@ struct ChildResult {
   std::string output;  // the captured output
 };
 
-// Set in the environment of every process kverify starts: what lets kverify's internal options
-// (check --child, mutants --here, report --shard) be given at all. A person never needs it.
+// Set in the environment of every process kverify starts, to the starting process's id: what lets
+// kverify's internal options (check --child, mutants --here, report --shard) be given at all, and
+// how a child knows its parent is gone. A person never needs it.
 inline constexpr const char* kInternalChildMark = "KVERIFY_CHILD";
 
 // argv[0] is looked up in PATH when it has no '/'. Throws std::runtime_error when it cannot start.

@@ -5,8 +5,10 @@
 // does not fit the Case, e.g. a 64-row SIMT tile for a 16-bit dtype, fails that Case with the reason).
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,36 +17,33 @@
 
 namespace kverify::kernels {
 
-// KVERIFY_SIMT_PLAN="tile_m,splits": tile_m 64 (f32 only) or 128, splits >= 1.
-struct SimtPlanOverride {
-  int tile_m = 0, splits = 0;
+// A forced "tile,splits" plan: nullopt when `variable` is unset; else the tile, one of `tiles`, and
+// splits >= 1, or std::invalid_argument naming the variable, its value and `accepted`.
+struct TileSplitsOverride {
+  int tile = 0, splits = 0;
 };
-inline std::optional<SimtPlanOverride> simt_plan_override() {
-  const char* forced = std::getenv("KVERIFY_SIMT_PLAN");
+inline std::optional<TileSplitsOverride> tile_splits_override(const char* variable, std::initializer_list<int> tiles,
+                                                              const char* accepted) {
+  const char* forced = std::getenv(variable);
   if (!forced) return std::nullopt;
-  SimtPlanOverride p;
+  TileSplitsOverride p;
   char rest = 0;
-  if (std::sscanf(forced, "%d,%d%c", &p.tile_m, &p.splits, &rest) != 2 || !(p.tile_m == 128 || p.tile_m == 64) ||
-      p.splits < 1)
-    throw std::invalid_argument(std::string("KVERIFY_SIMT_PLAN='") + forced +
-                                "': expected tile_m,splits with tile_m 128 or 64 (64: f32 only) and splits >= 1");
+  if (std::sscanf(forced, "%d,%d%c", &p.tile, &p.splits, &rest) != 2 ||
+      std::find(tiles.begin(), tiles.end(), p.tile) == tiles.end() || p.splits < 1)
+    throw std::invalid_argument(std::string(variable) + "='" + forced + "': expected " + accepted);
   return p;
 }
 
+// KVERIFY_SIMT_PLAN="tile_m,splits": tile_m 64 (f32 only) or 128, splits >= 1.
+inline std::optional<TileSplitsOverride> simt_plan_override() {
+  return tile_splits_override("KVERIFY_SIMT_PLAN", {128, 64},
+                              "tile_m,splits with tile_m 128 or 64 (64: f32 only) and splits >= 1");
+}
+
 // KVERIFY_WGMMA_PLAN="tile_n,splits": tile_n 256, 128 or 64 (no promotion) or 192 (promotion), splits >= 1.
-struct WgmmaPlanOverride {
-  int tile_n = 0, splits = 0;
-};
-inline std::optional<WgmmaPlanOverride> wgmma_plan_override() {
-  const char* forced = std::getenv("KVERIFY_WGMMA_PLAN");
-  if (!forced) return std::nullopt;
-  WgmmaPlanOverride p;
-  char rest = 0;
-  if (std::sscanf(forced, "%d,%d%c", &p.tile_n, &p.splits, &rest) != 2 ||
-      !(p.tile_n == 256 || p.tile_n == 192 || p.tile_n == 128 || p.tile_n == 64) || p.splits < 1)
-    throw std::invalid_argument(std::string("KVERIFY_WGMMA_PLAN='") + forced +
-                                "': expected tile_n,splits with tile_n 256, 192, 128 or 64 and splits >= 1");
-  return p;
+inline std::optional<TileSplitsOverride> wgmma_plan_override() {
+  return tile_splits_override("KVERIFY_WGMMA_PLAN", {256, 192, 128, 64},
+                              "tile_n,splits with tile_n 256, 192, 128 or 64 and splits >= 1");
 }
 
 // KVERIFY_BULK_PLAN="cluster,threads,stages[,keep]": keep 0 or 1, left out (-1): the exps are kept

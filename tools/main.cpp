@@ -1,11 +1,16 @@
 // The kverify command line: finds the command (tools/commands.cpp), parses its arguments against its
 // option table, runs it, and turns what happened into the exit code every command shares.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "core/verdict.hpp"
 #include "kernels/registry.hpp"
@@ -18,6 +23,15 @@ extern "C" const bool kverify_reports_missing_shadow = true;
 
 int main(int argc, char** argv) {
   using namespace kverify::cli;
+  // A process kverify started ends with the one that started it: a check stopped by SIGTERM or by a
+  // CI job's timeout leaves no child spinning on a kernel that never ends.
+#ifndef KVERIFY_CLI_IN_FUZZER  // the cli fuzz target calls this main per input, in its own process tree
+  if (const char* parent = std::getenv(kverify::kInternalChildMark)) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // The parent ended before the line above: this process now has another (init, a subreaper).
+    if (std::to_string(::getppid()) != parent) return kNotRun;
+  }
+#endif
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::printf("%s", overview().c_str());

@@ -28,6 +28,13 @@ rc=0
 tail -5 "$work/ctest.txt"
 grep -qE 'kverify:my_kernel:emu .*Passed' "$work/ctest.txt" && grep -q '100% tests passed' "$work/ctest.txt" &&
   [[ $rc -eq 0 ]] || { cat "$work/ctest.txt"; echo "FAIL: the new project's ctest (exit $rc)"; exit 1; }
+# A kernel that never ends fails its entry at the TIMEOUT kverify_add_tests sets, not at the CI job's limit.
+(cd "$work" && ctest --test-dir "$build" --show-only=json-v1) | python3 -c '
+import json, sys
+tests = {t["name"]: t for t in json.load(sys.stdin)["tests"]}
+props = {p["name"]: p["value"] for p in tests["kverify:my_kernel:emu"]["properties"]}
+sys.exit(0 if props.get("TIMEOUT") == 1800 else "FAIL: kverify:my_kernel:emu has TIMEOUT %r, expected 1800" % props.get("TIMEOUT"))' ||
+  exit 1
 
 step "kverify list shows my_softmax"
 "$kv" list | tee "$work/list.txt" | grep -E '^softmax +my_softmax +f32 f16 bf16 +emu' ||

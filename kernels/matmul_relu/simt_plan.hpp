@@ -80,11 +80,11 @@ inline SimtPlan simt_plan(const LaunchRequest& r) {
     splits = std::clamp<std::int64_t>(one_wave / tiles, 1, std::max<std::int64_t>(1, K / kSimtMinSplitK));
   // Development hook for the plan sweep (kernels/plan_overrides.hpp).
   if (const auto forced = simt_plan_override()) {
-    if (forced->tile_m == 64 && !f32)
+    if (forced->tile == 64 && !f32)
       throw std::invalid_argument(std::string("KVERIFY_SIMT_PLAN='") + std::getenv("KVERIFY_SIMT_PLAN") +
                                   "': this Case is " + std::string(name(r.dtype)) +
                                   " (64: f32 only); accepted here: tile_m 128");
-    p.tile_m = forced->tile_m;
+    p.tile_m = forced->tile;
     splits = forced->splits;
   }
   set_simt_splits(p, M, N, K, splits);

@@ -126,7 +126,7 @@ inline WgmmaPlan wgmma_plan(const LaunchRequest& r) {
   // Development hook for the plan sweep (kernels/plan_overrides.hpp), one of the kernels the
   // launcher has (256, 128 or 64: no promotion; 192: promotion).
   if (const auto forced = wgmma_plan_override()) {
-    p.tile_n = forced->tile_n;
+    p.tile_n = forced->tile;
     splits = forced->splits;
   }
   set_splits(p, K, splits);

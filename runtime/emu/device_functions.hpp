@@ -167,6 +167,12 @@ constexpr unsigned long long ullmin(unsigned long long a, unsigned long long b) 
 constexpr unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
 // fminf, fmaxf, expf, tanhf, erff, ... are the C library's, declared by <cmath> in the global
 // namespace (the host libm is not the GPU's: the last bits differ, see DESIGN.md "Backends").
+// CUDA declares the classification functions in the global namespace too (device code calls
+// isfinite(x) unqualified); <cmath> has them only in std.
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::signbit;
 
 // --- conversions with a rounding mode -------------------------------------------------------------
 

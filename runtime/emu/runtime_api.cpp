@@ -579,6 +579,10 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   return event ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) { return event ? cudaSuccess : record(cudaErrorInvalidResourceHandle); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned int flags) {
+  if (!event) return record(cudaErrorInvalidResourceHandle);
+  return flags == 0 || flags == 1 ? cudaSuccess : record(cudaErrorInvalidValue);  // cudaEventWaitDefault/External
+}
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   if (!ms) return record(cudaErrorInvalidValue);
   if (!start || !end) return record(cudaErrorInvalidResourceHandle);

@@ -237,6 +237,10 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+// Work on `stream` after this waits for `event`: on emu every call has finished when it returns, so
+// there is nothing to wait for (a kernel whose side-stream work lacks this join is wrong on the GPU
+// and cannot show it here: docs/emu-cuda-surface.md).
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 
 // --- device limits and L2 residency (emu has no cache: the values are kept and read back as the
 // GPU's runtime keeps them, and change nothing else) --------------------------------------------

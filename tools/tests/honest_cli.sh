@@ -207,6 +207,29 @@ PY
     expect 1 "^FAILED gelu_tanh.reference_agreement on emu" -- "${check[@]}" --strict --json "$work/strict.json"
     expect 0 "framework:  PyTorch's F.gelu" -- help tolerance
     ;;
+  terminated)  # a check stopped by SIGTERM leaves none of its child processes running
+    "$k" check --backend emu --op softmax --budget 1000 --json "$work/t.json" >"$work/t.txt" 2>&1 &
+    parent=$!
+    children=""
+    for _ in $(seq 1 50); do
+      children="$(pgrep -P "$parent" || true)"
+      [[ -n $children ]] && break
+      sleep 0.2
+    done
+    [[ -n $children ]] || { echo "FAIL: check started no child process"; fail=1; }
+    kill -TERM "$parent"
+    wait "$parent" 2>/dev/null
+    sleep 1
+    for c in $children; do
+      # Still running: present and not a zombie (an ended child whose new parent has not reaped it).
+      if [[ -n "$(ps -o stat= -p "$c" 2>/dev/null | grep -v Z)" ]]; then
+        echo "FAIL: child $c of the terminated check still runs"
+        fail=1
+        kill -KILL "$c"
+      fi
+    done
+    [[ $fail -eq 0 ]] && echo "ok: SIGTERM to check ended its child process(es) too: $children"
+    ;;
   environment)  # a KVERIFY_* value outside its form is bad input before anything runs, naming it
     KVERIFY_SIMT_PLAN=3,1 expect 2 "KVERIFY_SIMT_PLAN='3,1': expected tile_m,splits" -- run 'op=matmul_relu shape=4x4x4'
     KVERIFY_STRICT=yes expect 2 "KVERIFY_STRICT='yes': accepted: 1 or 0" -- list

@@ -79,6 +79,19 @@ TEST(EmuVectorTypes, MakeFunctionsAndDim3) {
 
 // --- integer intrinsics (CUDA Math API, "Integer Intrinsics") ------------------------------------
 
+// Device code calls the classification functions unqualified, as CUDA declares them globally; user
+// code on emu lives in a namespace of its own, where <cmath>'s std:: ones are not found.
+namespace user_code {
+__device__ int classify(float x) { return isnan(x) ? 3 : isinf(x) ? 2 : !isfinite(x) ? -1 : signbit(x) ? 1 : 0; }
+}  // namespace user_code
+
+TEST(EmuIntrinsics, ClassificationFunctionsAreGlobalAsInCuda) {
+  EXPECT_EQ(user_code::classify(1.0f), 0);
+  EXPECT_EQ(user_code::classify(-0.0f), 1);
+  EXPECT_EQ(user_code::classify(-INFINITY), 2);
+  EXPECT_EQ(user_code::classify(NAN), 3);
+}
+
 TEST(EmuIntrinsics, IntegerTable) {
   EXPECT_EQ(__popc(0u), 0);
   EXPECT_EQ(__popc(0xffffffffu), 32);

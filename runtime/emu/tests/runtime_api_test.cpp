@@ -268,6 +268,9 @@ TEST(EmuRuntimeApi, MemoryCallsOnHostMemory) {
   EXPECT_EQ(cudaEventSynchronize(b), cudaSuccess);
   float ms = -1;
   EXPECT_EQ(cudaEventElapsedTime(&ms, a, b), cudaSuccess);
+  EXPECT_EQ(cudaStreamWaitEvent(s, b, 0), cudaSuccess);  // a side stream's join: nothing to wait for here
+  EXPECT_EQ(cudaStreamWaitEvent(s, nullptr, 0), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidResourceHandle);
   EXPECT_GE(ms, 0.0f);
   EXPECT_EQ(cudaEventDestroy(a), cudaSuccess);
   EXPECT_EQ(cudaEventDestroy(b), cudaSuccess);

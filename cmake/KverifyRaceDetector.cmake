@@ -2,9 +2,9 @@
 #
 # The kernels' TUs get the compiler's memory-access instrumentation without its runtime, so that
 # every load and store calls the detector:
-#   main tree (plain flavor): -fsanitize=kernel-address (GCC and clang) without a runtime, inline
-#     checks of a shadow the detector maps (x86-64) or a call per access, stack and globals left alone; the asan and tsan flavors have sanitizer runtimes of their own and
-#     keep their kernels uninstrumented (the detector says it is off there);
+#   main tree (plain flavor): -fsanitize=thread (GCC and clang) without a runtime: a call per load,
+#     per store and per atomic, each with its kind; the asan and tsan flavors have sanitizer runtimes
+#     of their own and keep their kernels uninstrumented (the detector says it is off there);
 #   fuzz tree: SanitizerCoverage's load/store tracing, which composes with ASan and libFuzzer.
 # kv_emu defines the matching entry points (KVERIFY_EMU_RACE_HOOKS_*).
 
@@ -18,29 +18,19 @@ elseif(KVERIFY_FUZZ)
   # On top of the coverage the kernels already get (fuzzer-no-link, or the engine's own flags).
   set(KV_RACE_FLAGS -fsanitize-coverage=trace-loads,trace-stores)
 elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-  set(KV_RACE_HOOKS ASAN_CALLS)
-  # x86-64: inline checks of AddressSanitizer's shadow layout, which the detector maps and marks
-  # on watched memory only (race_detector.cpp), so an access elsewhere costs a load and a compare.
-  # Elsewhere: a call per access.
-  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-    set(KV_RACE_SHADOW_OFFSET 0x7fff8000)
-    set(_threshold 1000000000)
-  else()
-    set(KV_RACE_SHADOW_OFFSET "")
-    set(_threshold 0)
-  endif()
+  # ThreadSanitizer's instrumentation without its runtime: a call per load and per store, each with
+  # its kind, and atomics as calls. AddressSanitizer's, used before, checks an address once per
+  # basic block, so the store of a read-modify-write (`s[0] += s[1]`, `acc[row] += partial`) never
+  # reached the detector. Function entry/exit hooks are left out (the detector locates an access by
+  # its return address); the macro is undefined so that headers do not take the program for one
+  # running under TSan.
+  set(KV_RACE_HOOKS TSAN_CALLS)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    set(KV_RACE_FLAGS -fsanitize=kernel-address --param=asan-instrumentation-with-call-threshold=${_threshold}
-                      --param=asan-stack=0 --param=asan-globals=0 -U__SANITIZE_ADDRESS__)
-    if(KV_RACE_SHADOW_OFFSET)
-      list(APPEND KV_RACE_FLAGS -fasan-shadow-offset=${KV_RACE_SHADOW_OFFSET})
-    endif()
+    set(KV_RACE_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -U__SANITIZE_THREAD__ -Wno-tsan)
   else()
-    set(KV_RACE_FLAGS -fsanitize=kernel-address -mllvm -asan-instrumentation-with-call-threshold=${_threshold}
-                      -mllvm -asan-stack=0 -mllvm -asan-globals=0)
-    if(KV_RACE_SHADOW_OFFSET)
-      list(APPEND KV_RACE_FLAGS -mllvm -asan-mapping-offset=${KV_RACE_SHADOW_OFFSET})
-    endif()
+    # clang drops the read of a read-then-write of one address unless told to keep it.
+    set(KV_RACE_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0
+                      -mllvm -tsan-instrument-read-before-write=1)
   endif()
 else()
   set(KV_RACE_HOOKS "")
@@ -62,9 +52,6 @@ endfunction()
 function(kv_emu_race_hooks target)
   if(TARGET ${target} AND KV_RACE_HOOKS)
     target_compile_definitions(${target} PRIVATE KVERIFY_EMU_RACE_HOOKS_${KV_RACE_HOOKS}=1)
-    if(KV_RACE_SHADOW_OFFSET)
-      target_compile_definitions(${target} PRIVATE KVERIFY_EMU_RACE_SHADOW_OFFSET=${KV_RACE_SHADOW_OFFSET})
-    endif()
   elseif(TARGET ${target} AND NOT KVERIFY_EMU_RACE_DETECTOR)
     target_compile_definitions(${target} PRIVATE KVERIFY_EMU_RACE_DETECTOR_BUILT_OFF=1)
   endif()

@@ -18,9 +18,6 @@
 #include "tools/command.hpp"
 #include "tools/environment.hpp"
 
-// Commands check emu::race::shadow_problem() themselves (runtime/emu/race_detector.cpp).
-extern "C" const bool kverify_reports_missing_shadow = true;
-
 int main(int argc, char** argv) {
   using namespace kverify::cli;
   // A process kverify started ends with the one that started it: a check stopped by SIGTERM or by a
@@ -52,11 +49,6 @@ int main(int argc, char** argv) {
       std::printf("%s", command_help(*c).c_str());
       return kPass;
     }
-  }
-  // Without the race detector's shadow no code of the kernels' library may run, its tables included.
-  if (const char* problem = kverify::emu::race::shadow_problem(); problem && c->runs_kernels) {
-    std::printf("NOT RUN  kverify %s: %s\n", std::string(c->name).c_str(), problem);
-    return kNotRun;
   }
   // A build whose declarations contradict themselves (an op's, a registration's) runs nothing.
   if (c->runs_kernels)

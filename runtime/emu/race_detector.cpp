@@ -2,7 +2,6 @@
 
 #include <dlfcn.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -51,6 +50,11 @@ struct Cell {
   Side write, read;
   std::uint32_t fence_epoch = 0;  // the launch's fence count when `write` happened
   std::uint32_t init_stamp = 0;   // the first stamp of the block that wrote init_mask
+  // Readers merged into `read` (thread kMany) keep its largest warp-synchronisation count; these
+  // say which lane read at that count and the largest count of the others, so that a lane that
+  // read its own element and then writes it (`s[t] += v`) is judged against the others' reads only.
+  std::uint32_t read_sync_others = 0;
+  std::uint16_t read_sync_lane = kMany;
   std::uint8_t init_mask = 0;
 };
 
@@ -373,8 +377,10 @@ inline void check_granule(Launch& l, const Region& region, std::uintptr_t granul
   }
   Side& r = c.read;
   if (kind == Access::write && (r.mask & mask) && !(atomic || r.atomic)) {
+    Side others = r;  // the reads of threads other than t, as far as the record tells them apart
+    if (r.thread == kMany && c.read_sync_lane == t) others.sync = c.read_sync_others;
     if (r.stamp == l.stamp && r.block == l.block) {
-      if (r.thread != t && !separated(l, r, t))
+      if (r.thread != t && !separated(l, others, t))
         found(l, r.warp == warp ? Kind::intra_warp : Kind::intra_block, region, granule, r, Access::read, now, kind,
               bytes);
     } else if (global && r.stamp >= l.launch_first && r.stamp < l.block_first && r.block != l.block) {
@@ -399,10 +405,17 @@ inline void check_granule(Launch& l, const Region& region, std::uintptr_t granul
     if (r.thread == t) {
       r.mask |= mask;
     } else if (r.mask & mask) {
+      if (r.thread != kMany) c.read_sync_lane = r.thread, c.read_sync_others = 0;
       r.thread = kMany;
       if (r.warp != warp) r.warp = kMany;
       r.mask &= mask;
-      r.sync = std::max(r.sync, now.sync);
+      if (now.sync > r.sync) {
+        if (c.read_sync_lane != t) c.read_sync_others = r.sync;
+        c.read_sync_lane = static_cast<std::uint16_t>(t);
+        r.sync = now.sync;
+      } else if (c.read_sync_lane != t) {
+        c.read_sync_others = std::max(c.read_sync_others, now.sync);
+      }
       r.atomic &= now.atomic;
     }
   } else {
@@ -416,81 +429,54 @@ inline const Region* region_of(Launch& l, std::uintptr_t a) {
   return nullptr;
 }
 
-// --- the shadow the compiler's inline checks read ------------------------------------------------
-#if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS) && defined(KVERIFY_EMU_RACE_SHADOW_OFFSET)
-// The kernels' checks are inline (cmake/KverifyRaceDetector.cmake): each access reads the byte at
-// (address >> 3) + kShadowOffset and calls a report hook only when it is not zero. The detector makes
-// it non-zero on watched memory alone, so that the kernels' other accesses (their stacks, the emu's
-// own state) cost a load and a compare instead of a call. The layout is AddressSanitizer's for
-// x86-64: the shadows of the low 2 GiB and of the high addresses where a PIE program, its heap, its
-// libraries and its stacks live, mapped once before any kernel code runs (reads of untouched shadow
-// pages cost no memory).
-constexpr std::uintptr_t kShadowOffset = KVERIFY_EMU_RACE_SHADOW_OFFSET;
-constexpr std::uintptr_t kLowMemEnd = 0x7fff8000, kHighMemBegin = 0x10007fff8000, kHighMemEnd = 0x800000000000;
-inline unsigned char* shadow_byte(std::uintptr_t a) {
-  return reinterpret_cast<unsigned char*>((a >> 3) + kShadowOffset);
-}
+// --- which pages hold watched memory -------------------------------------------------------------
+// Every load and store of kernel code calls in, most of them to memory nothing watches (a thread's
+// stack, emu's own state); one byte per 64 KiB page of the 47-bit user address space says whether a
+// page holds any watched byte, so that those calls return after one load instead of scanning the
+// launch's regions. A count per page (regions share pages); one that reaches 255 stays set (a page
+// flagged for nothing costs speed only). Reserved on the first watched region, 2 GiB of addresses
+// of which only touched pages take memory; where it cannot be reserved (an address-space limit),
+// every access takes the scan: slower, and as exact.
+constexpr unsigned kPageShift = 16;
+constexpr unsigned kUserAddressBits = 47;
+constexpr std::size_t kPageTableBytes = std::size_t{1} << (kUserAddressBits - kPageShift);
+std::uint8_t* g_watched_pages = nullptr;
+std::mutex watched_pages_mutex;
 
-// Defined by a program that checks shadow_problem() before it runs any kernel code (the kverify
-// command line: `help` and every --help work without the shadow); any other program stops at start.
-extern "C" __attribute__((weak)) const bool kverify_reports_missing_shadow;
-
-// Why the shadow could not be mapped (empty: it is). A plain buffer: written before any dynamic
-// initialiser runs.
-char g_shadow_problem[640];
-
-bool map_shadow_range(std::uintptr_t mem_begin, std::uintptr_t mem_end) {
-  const auto begin = reinterpret_cast<std::uintptr_t>(shadow_byte(mem_begin));
-  const auto end = reinterpret_cast<std::uintptr_t>(shadow_byte(mem_end));
-  void* want = reinterpret_cast<void*>(begin);
-  void* p = mmap(want, end - begin, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (p == want) return true;
-  const int error = errno;
-  if (p != MAP_FAILED) munmap(p, end - begin);
-  rlimit as{};
-  char limit[96] = "none";
-  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
-    std::snprintf(limit, sizeof limit, "%.1f GiB", static_cast<double>(as.rlim_cur) / (1ull << 30));
-  std::snprintf(g_shadow_problem, sizeof g_shadow_problem,
-                "emu's race detector cannot reserve the %.1f TiB of addresses (no memory: reserved, not used) "
-                "its kernels' checks read at 0x%jx-0x%jx: %s; the address-space limit (ulimit -v) is %s. Raise "
-                "or lift the limit (strict overcommit, vm.overcommit_memory=2, also prevents it), or build with "
-                "-DKVERIFY_EMU_RACE_DETECTOR=OFF",
-                static_cast<double>(end - begin) / (1ull << 40), static_cast<std::uintmax_t>(begin),
-                static_cast<std::uintmax_t>(end), p == MAP_FAILED ? std::strerror(error) : "the range is taken", limit);
-  return false;
-}
-
-// Before the kernels' own static initialisers (priority 101 runs before every default-priority
-// one). Without the shadow no code of an instrumented library may run: the command line refuses
-// every command but `help` and --help (shadow_problem()).
-__attribute__((constructor(101))) void map_shadow() {
-  if (map_shadow_range(0, kLowMemEnd) && map_shadow_range(kHighMemBegin, kHighMemEnd)) return;
-  if (&kverify_reports_missing_shadow != nullptr) return;       // the program says so itself, per command
-  std::fprintf(stderr, "kverify emu: %s\n", g_shadow_problem);  // any other program of the tree: it cannot run
-  std::_Exit(70);
+std::uint8_t* watched_pages() {
+  static std::uint8_t* const table = [] {
+    void* p =
+        mmap(nullptr, kPageTableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? nullptr : static_cast<std::uint8_t*>(p);
+  }();
+  return table;
 }
 
 void set_watched(std::uintptr_t begin, std::uintptr_t end, bool watched) {
   if (end <= begin) return;
-  unsigned char* from = shadow_byte(begin);
-  unsigned char* to = shadow_byte(end - 1) + 1;
-  std::memset(from, watched ? 0xff : 0, static_cast<std::size_t>(to - from));
+  std::uint8_t* table = watched_pages();
+  if (!table) return;
+  std::lock_guard lock(watched_pages_mutex);
+  for (std::uintptr_t page = begin >> kPageShift; page <= (end - 1) >> kPageShift; ++page) {
+    if (page >= kPageTableBytes) break;
+    std::uint8_t& count = table[page];
+    if (count == 255) continue;
+    count = static_cast<std::uint8_t>(watched ? count + 1 : count - 1);
+  }
+  __atomic_store_n(&g_watched_pages, table, __ATOMIC_RELEASE);
 }
-#else
-void set_watched(std::uintptr_t, std::uintptr_t, bool) {}
-#endif
+
+// False only where no byte of [a, a + bytes) can be watched.
+inline bool may_be_watched(const void* address, std::size_t bytes) {
+  const std::uint8_t* table = __atomic_load_n(&g_watched_pages, __ATOMIC_RELAXED);
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  if (!table || ((a + bytes) >> kUserAddressBits) != 0) return true;
+  for (std::uintptr_t page = a >> kPageShift; page <= (a + bytes - 1) >> kPageShift; ++page)
+    if (__atomic_load_n(&table[page], __ATOMIC_RELAXED) != 0) return true;
+  return false;
+}
 
 }  // namespace
-
-const char* shadow_problem() {
-#if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS) && defined(KVERIFY_EMU_RACE_SHADOW_OFFSET)
-  return g_shadow_problem[0] ? g_shadow_problem : nullptr;
-#else
-  return nullptr;
-#endif
-}
 
 bool enabled() {
   int s = enabled_state.load(std::memory_order_relaxed);
@@ -504,7 +490,7 @@ bool enabled() {
 void set_enabled(bool on) { enabled_state.store(on ? 1 : 0, std::memory_order_relaxed); }
 
 bool instrumented() {
-#if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS) || defined(KVERIFY_EMU_RACE_HOOKS_SANCOV)
+#if defined(KVERIFY_EMU_RACE_HOOKS_TSAN_CALLS) || defined(KVERIFY_EMU_RACE_HOOKS_SANCOV)
   return true;
 #else
   return false;
@@ -526,7 +512,7 @@ void add_global_region(const void* base, std::size_t bytes, std::string name) {
   const auto b = reinterpret_cast<std::uintptr_t>(base);
   std::lock_guard lock(regions_mutex);
   registered().push_back({b, b + bytes, std::move(name), nullptr});
-  if (enabled()) set_watched(b, b + bytes, true);
+  set_watched(b, b + bytes, true);
 }
 void remove_global_region(const void* base) {
   const auto b = reinterpret_cast<std::uintptr_t>(base);
@@ -536,13 +522,8 @@ void remove_global_region(const void* base) {
     if ((--it)->begin == b) {
       // A launch still running holds its own reference: the pool gets the shadow once no one does.
       if (it->shadow.use_count() == 1) return_shadow(std::move(it->shadow));
-      const std::uintptr_t begin = it->begin, end = it->end;
+      set_watched(it->begin, it->end, false);
       r.erase(it);
-      set_watched(begin, end, false);
-      // A shadow byte covers 8 bytes, and registrations may overlap: the others stay watched.
-      if (enabled())
-        for (const Registered& o : r)
-          if (o.begin < end + kGranule && begin < o.end + kGranule) set_watched(o.begin, o.end, true);
       return;
     }
 }
@@ -562,7 +543,7 @@ void* carve_static_shared(std::size_t bytes, std::size_t alignment, const char* 
   __asan_unpoison_memory_region(a.base + at, size);
 #endif
   const auto begin = reinterpret_cast<std::uintptr_t>(a.base + at);
-  if (enabled()) set_watched(begin, begin + size + kRedzone, true);  // the redzone too: overflows are recorded
+  set_watched(begin, begin + size + kRedzone, true);  // the redzone too: overflows are recorded
   a.slots.push_back(
       {begin, begin + size, std::string("'") + name + "' (static __shared__, " + std::to_string(bytes) + " bytes)"});
   arena_begin.store(reinterpret_cast<std::uintptr_t>(a.base), std::memory_order_relaxed);
@@ -590,7 +571,7 @@ void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared,
   l->dynamic_shadow = Shadow((reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes - dyn) / kGranule + 1);
   l->regions.push_back({dyn, reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes, Space::dynamic_shared,
                         l->dynamic_shadow.data(), &l->dynamic_name});
-  set_watched(dyn, reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes, true);
+  set_watched(l->regions[1].begin, l->regions[1].end, true);
   {
     std::lock_guard lock(regions_mutex);
     l->names.reserve(registered().size());
@@ -715,12 +696,17 @@ AtomicScope::~AtomicScope() {
 
 // The instrumentation's entry points (cmake/KverifyRaceDetector.cmake picks the kind; only the
 // kernels' TUs call them). The return address locates the access in the kernel's source.
+// Most calls are for memory nothing watches: they return after the page table's byte.
+#define KV_RACE_FILTER(address, bytes) \
+  if (!::kverify::emu::race::may_be_watched(address, bytes)) return;
 #define KV_RACE_HOOK(name, kind, size)                                                                            \
   extern "C" __attribute__((visibility("default"))) void name(void* address) {                                    \
+    KV_RACE_FILTER(address, size)                                                                                 \
     ::kverify::emu::race::record(address, size, ::kverify::emu::race::Access::kind, __builtin_return_address(0)); \
   }
 #define KV_RACE_HOOK_N(name, kind)                                                                                 \
   extern "C" __attribute__((visibility("default"))) void name(void* address, std::size_t bytes) {                  \
+    KV_RACE_FILTER(address, bytes)                                                                                 \
     ::kverify::emu::race::record(address, bytes, ::kverify::emu::race::Access::kind, __builtin_return_address(0)); \
   }
 
@@ -737,28 +723,89 @@ AtomicScope::~AtomicScope() {
   KV_RACE_HOOK(prefix##store8##suffix, write, 8) \
   KV_RACE_HOOK(prefix##store16##suffix, write, 16)
 
-#if defined(KVERIFY_EMU_RACE_HOOKS_ASAN_CALLS)
-// -fsanitize=kernel-address and no sanitizer runtime in the program. Outlined checks (a function
-// too large for inline ones, or a target without the shadow layout) call these for every access:
-KV_RACE_HOOK_SIZES(__asan_, _noabort)
-KV_RACE_HOOK_N(__asan_loadN_noabort, read)
-KV_RACE_HOOK_N(__asan_storeN_noabort, write)
-KV_RACE_HOOK(__asan_unaligned_load2_noabort, read, 2)
-KV_RACE_HOOK(__asan_unaligned_load4_noabort, read, 4)
-KV_RACE_HOOK(__asan_unaligned_load8_noabort, read, 8)
-KV_RACE_HOOK(__asan_unaligned_load16_noabort, read, 16)
-KV_RACE_HOOK(__asan_unaligned_store2_noabort, write, 2)
-KV_RACE_HOOK(__asan_unaligned_store4_noabort, write, 4)
-KV_RACE_HOOK(__asan_unaligned_store8_noabort, write, 8)
-KV_RACE_HOOK(__asan_unaligned_store16_noabort, write, 16)
-// Inline checks: the report calls, made only for watched memory.
-KV_RACE_HOOK_SIZES(__asan_report_, _noabort)
-KV_RACE_HOOK_N(__asan_report_load_n_noabort, read)
-KV_RACE_HOOK_N(__asan_report_store_n_noabort, write)
-// What the instrumentation calls besides the checks (there is no sanitizer runtime to tell).
-extern "C" __attribute__((visibility("default"))) void __asan_handle_no_return() {}
-extern "C" __attribute__((visibility("default"))) void __asan_before_dynamic_init(const void*) {}
-extern "C" __attribute__((visibility("default"))) void __asan_after_dynamic_init() {}
+#if defined(KVERIFY_EMU_RACE_HOOKS_TSAN_CALLS)
+// -fsanitize=thread and no sanitizer runtime in the program: a call per load and per store.
+KV_RACE_HOOK(__tsan_read1, read, 1)
+KV_RACE_HOOK(__tsan_read2, read, 2)
+KV_RACE_HOOK(__tsan_read4, read, 4)
+KV_RACE_HOOK(__tsan_read8, read, 8)
+KV_RACE_HOOK(__tsan_read16, read, 16)
+KV_RACE_HOOK(__tsan_write1, write, 1)
+KV_RACE_HOOK(__tsan_write2, write, 2)
+KV_RACE_HOOK(__tsan_write4, write, 4)
+KV_RACE_HOOK(__tsan_write8, write, 8)
+KV_RACE_HOOK(__tsan_write16, write, 16)
+KV_RACE_HOOK(__tsan_unaligned_read2, read, 2)
+KV_RACE_HOOK(__tsan_unaligned_read4, read, 4)
+KV_RACE_HOOK(__tsan_unaligned_read8, read, 8)
+KV_RACE_HOOK(__tsan_unaligned_read16, read, 16)
+KV_RACE_HOOK(__tsan_unaligned_write2, write, 2)
+KV_RACE_HOOK(__tsan_unaligned_write4, write, 4)
+KV_RACE_HOOK(__tsan_unaligned_write8, write, 8)
+KV_RACE_HOOK(__tsan_unaligned_write16, write, 16)
+KV_RACE_HOOK_N(__tsan_read_range, read)
+KV_RACE_HOOK_N(__tsan_write_range, write)
+// A virtual call's table pointer: a store in a constructor, a load at a call.
+extern "C" __attribute__((visibility("default"))) void __tsan_vptr_update(void** slot, void*) {
+  ::kverify::emu::race::record(slot, sizeof(void*), ::kverify::emu::race::Access::write, __builtin_return_address(0));
+}
+extern "C" __attribute__((visibility("default"))) void __tsan_vptr_read(void** slot) {
+  ::kverify::emu::race::record(slot, sizeof(void*), ::kverify::emu::race::Access::read, __builtin_return_address(0));
+}
+// What the instrumentation calls besides the accesses (there is no sanitizer runtime to tell).
+extern "C" __attribute__((visibility("default"))) void __tsan_init() {}
+extern "C" __attribute__((visibility("default"))) void __tsan_func_entry(void*) {}
+extern "C" __attribute__((visibility("default"))) void __tsan_func_exit() {}
+extern "C" __attribute__((visibility("default"))) void __tsan_atomic_thread_fence(int) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+extern "C" __attribute__((visibility("default"))) void __tsan_atomic_signal_fence(int) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+// Atomics arrive as calls that must also do the operation. Each is one atomic access (an emu
+// atomicAdd and its kin have recorded it already and nest). Sequentially consistent whatever the
+// order asked: stronger than asked is always correct, and emu runs a launch on one OS thread.
+#define KV_TSAN_ATOMIC_RMW(bits, T, op, builtin)                                                            \
+  extern "C" __attribute__((visibility("default"))) T __tsan_atomic##bits##_##op(volatile T* a, T v, int) { \
+    const ::kverify::emu::race::AtomicScope scope(const_cast<T*>(a), sizeof(T));                            \
+    return builtin(a, v, __ATOMIC_SEQ_CST);                                                                 \
+  }
+#define KV_TSAN_ATOMICS(bits, T)                                                                                \
+  extern "C" __attribute__((visibility("default"))) T __tsan_atomic##bits##_load(const volatile T* a, int) {    \
+    const ::kverify::emu::race::AtomicScope scope(const_cast<T*>(a), sizeof(T));                                \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                                \
+  }                                                                                                             \
+  extern "C" __attribute__((visibility("default"))) void __tsan_atomic##bits##_store(volatile T* a, T v, int) { \
+    const ::kverify::emu::race::AtomicScope scope(const_cast<T*>(a), sizeof(T));                                \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                   \
+  }                                                                                                             \
+  KV_TSAN_ATOMIC_RMW(bits, T, exchange, __atomic_exchange_n)                                                    \
+  KV_TSAN_ATOMIC_RMW(bits, T, fetch_add, __atomic_fetch_add)                                                    \
+  KV_TSAN_ATOMIC_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                                    \
+  KV_TSAN_ATOMIC_RMW(bits, T, fetch_and, __atomic_fetch_and)                                                    \
+  KV_TSAN_ATOMIC_RMW(bits, T, fetch_or, __atomic_fetch_or)                                                      \
+  KV_TSAN_ATOMIC_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                                    \
+  KV_TSAN_ATOMIC_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                                  \
+  extern "C" __attribute__((visibility("default"))) int __tsan_atomic##bits##_compare_exchange_strong(          \
+      volatile T* a, T* expected, T v, int, int) {                                                              \
+    const ::kverify::emu::race::AtomicScope scope(const_cast<T*>(a), sizeof(T));                                \
+    return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);              \
+  }                                                                                                             \
+  extern "C" __attribute__((visibility("default"))) int __tsan_atomic##bits##_compare_exchange_weak(            \
+      volatile T* a, T* expected, T v, int, int) {                                                              \
+    const ::kverify::emu::race::AtomicScope scope(const_cast<T*>(a), sizeof(T));                                \
+    return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);              \
+  }                                                                                                             \
+  extern "C" __attribute__((visibility("default")))                                                             \
+  T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T expected, T v, int, int) {                      \
+    const ::kverify::emu::race::AtomicScope scope(const_cast<T*>(a), sizeof(T));                                \
+    __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                    \
+    return expected;                                                                                            \
+  }
+KV_TSAN_ATOMICS(8, unsigned char)
+KV_TSAN_ATOMICS(16, unsigned short)
+KV_TSAN_ATOMICS(32, unsigned int)
+KV_TSAN_ATOMICS(64, unsigned long long)
 #endif
 
 #if defined(KVERIFY_EMU_RACE_HOOKS_SANCOV)

@@ -14,17 +14,18 @@
 // order-dependent shows as [nondeterministic] (the two runs use other block and thread orders).
 //
 // How accesses arrive: the kernel TUs of the plain build are compiled with the compiler's
-// address-sanitizer instrumentation and no runtime (-fsanitize=kernel-address): on x86-64 its inline
-// checks read a shadow byte per access, which the detector maps and makes non-zero on watched memory
-// only, so that only those accesses call in (__asan_report_load4_noabort(addr) and so on); elsewhere
-// every access calls (__asan_load4_noabort). The fuzz tree's kernel TUs use SanitizerCoverage's
+// thread-sanitizer instrumentation and no runtime (-fsanitize=thread): every load and every store
+// calls in with its kind and size (__tsan_read4(addr), __tsan_write4(addr), ranges for aggregate
+// copies), and every atomic is a call that does the operation (__tsan_atomic32_fetch_add); a
+// read-modify-write is a read and a write. The fuzz tree's kernel TUs use SanitizerCoverage's
 // load/store tracing (__sanitizer_cov_load4(addr), which composes with ASan). cmake/
 // KverifyRaceDetector.cmake sets the flags. Watched, and kept: the launch's device memory
 // (registered regions: the Case's tensors and workspace, cudaMalloc'd buffers) and its shared memory
 // (the dynamic block, and the static __shared__ arrays, which the emu rewrite carves from one arena).
+// Not seen: a memcpy/memset call in kernel code (the compilers leave those calls to a sanitizer
+// runtime's interceptors; clang also turns aggregate copies into memcpy calls).
 //
-// KVERIFY_EMU_RACE_DETECTOR=off turns recording off (nothing is watched: the inline checks stay, the
-// calls of the other forms return at once).
+// KVERIFY_EMU_RACE_DETECTOR=off turns recording off (every call returns at once).
 #pragma once
 
 #include <cstddef>
@@ -37,10 +38,6 @@ namespace kverify::emu::race {
 
 // On unless KVERIFY_EMU_RACE_DETECTOR is "off" or "0" (read once); set_enabled overrides it.
 bool enabled();
-// Why the shadow the kernels' inline checks read could not be reserved when the program started
-// (an address-space limit): nullptr when it was, or when this build's checks read none. While it is
-// set no kernel code may run (its first access would fault), so no emu Case can.
-const char* shadow_problem();
 void set_enabled(bool on);
 // Whether the kernels of this program were compiled with the instrumentation (a kernel TU
 // compiled without it records nothing, and the detector is blind to it).

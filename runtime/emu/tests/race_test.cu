@@ -5,6 +5,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,170 @@ __global__ void shared_histogram(unsigned* out) {
   __syncthreads();
   if (threadIdx.x < 4) atomicAdd(&out[threadIdx.x], bins[threadIdx.x]);
 }
+
+// --- the corpus: each racy kernel next to its race-free twin ----------------------------------------
+// The classes kernels get wrong, read-modify-writes among them (a `+=` is a load and a store of one
+// address: both must reach the detector), and classic published patterns. `fixed` picks the twin.
+
+// A shared tree reduction whose last step is a read-modify-write of s[0], read by every thread
+// with no barrier after it.
+__global__ void max_then_broadcast(const float* x, float* out, bool fixed) {
+  __shared__ float s[64];
+  const unsigned t = threadIdx.x;
+  s[t] = x[t];
+  __syncthreads();
+  for (unsigned k = 32; k > 1; k /= 2) {
+    if (t < k) s[t] = fmaxf(s[t], s[t + k]);
+    __syncthreads();
+  }
+  if (t == 0) s[0] = fmaxf(s[0], s[1]);
+  if (fixed) __syncthreads();
+  out[t] = x[t] - s[0];
+}
+
+// The classic first reduction with the loop's barrier missing: each step's `+=` reads what another
+// thread's `+=` of the step before wrote.
+__global__ void tree_sum_no_loop_barrier(const float* x, float* out, bool fixed) {
+  __shared__ float s[128];
+  const unsigned t = threadIdx.x;
+  s[t] = x[t];
+  __syncthreads();
+  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {
+    if (t < k) s[t] += s[t + k];
+    if (fixed) __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+
+// The pre-Volta warp-synchronous tail: lanes read s[t + o] while other lanes of the warp add into
+// it, with nothing that orders lanes (the twin reads into a register, then __syncwarp, then adds).
+__global__ void warp_tail_sum(const float* x, float* out, bool fixed) {
+  __shared__ float s[64];
+  const unsigned t = threadIdx.x;
+  s[t] = x[t];
+  s[t + 32] = 0.0f;
+  __syncwarp();
+  for (unsigned o = 16; o > 0; o /= 2) {
+    if (fixed) {
+      const float v = s[t + o];
+      __syncwarp();
+      s[t] += v;
+      __syncwarp();
+    } else {
+      s[t] += s[t + o];
+    }
+  }
+  if (t == 0) out[0] = s[0];
+}
+
+// A row split over blocks, each adding its partial into the row's sum: a lost update, whether or
+// not a fence follows (the twin adds with atomicAdd).
+__global__ void split_row_sum(const float* x, float* sum, unsigned chunk, bool fence, bool fixed) {
+  if (threadIdx.x != 0) return;
+  float partial = 0.0f;
+  for (unsigned c = 0; c < chunk; ++c) partial += x[blockIdx.x * chunk + c];
+  if (fixed) {
+    atomicAdd(sum, partial);
+  } else {
+    *sum += partial;
+  }
+  if (fence) __threadfence();
+}
+
+// A shared histogram with a plain increment (the twin: atomicAdd).
+__global__ void shared_histogram_increment(const unsigned* values, unsigned* out, bool fixed) {
+  __shared__ unsigned bins[8];
+  const unsigned t = threadIdx.x;
+  if (t < 8) bins[t] = 0;
+  __syncthreads();
+  if (fixed) {
+    atomicAdd(&bins[values[t] % 8], 1u);
+  } else {
+    ++bins[values[t] % 8];
+  }
+  __syncthreads();
+  if (t < 8) out[blockIdx.x * 8 + t] = bins[t];
+}
+
+// A tiled loop with one barrier per tile: the next tile's store overwrites what a slower thread
+// still reads of this one (write-after-read; the twin has the second barrier).
+__global__ void tiled_dot_single_barrier(const float* x, float* out, unsigned tiles, bool fixed) {
+  __shared__ float s[64];
+  const unsigned t = threadIdx.x;
+  float acc = 0.0f;
+  for (unsigned i = 0; i < tiles; ++i) {
+    s[t] = x[i * 64 + t];
+    __syncthreads();
+    acc += s[(t + 1) % 64];
+    if (fixed) __syncthreads();
+  }
+  out[t] = acc;
+}
+
+// Buffers a corpus kernel may read or write, each watched by the detector.
+struct CorpusBuffers {
+  std::vector<float> x = std::vector<float>(1024, 1.0f), out = std::vector<float>(256);
+  std::vector<unsigned> values = std::vector<unsigned>(256), counts = std::vector<unsigned>(64);
+  std::vector<unsigned> ticket = std::vector<unsigned>(1);
+  float sum = 0.0f;
+  kverify::emu::race::GlobalRegion rx{x.data(), x.size() * 4, "x"}, rout{out.data(), out.size() * 4, "out"},
+      rvalues{values.data(), values.size() * 4, "values"}, rcounts{counts.data(), counts.size() * 4, "counts"},
+      rticket{ticket.data(), 4, "ticket"}, rsum{&sum, 4, "sum"};
+  CorpusBuffers() {
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<unsigned>(i * 7 + 3);
+  }
+};
+
+struct CorpusEntry {
+  const char* pattern;
+  const char* kind;  // the kind the report must name
+  void (*launch)(CorpusBuffers&, bool fixed);
+};
+
+const CorpusEntry kRaceCorpus[] = {
+    {"two threads of a block exchange through shared memory, no __syncthreads", "intra-block",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(neighbour_exchange, 1, 64, 0, nullptr, b.out.data(), fixed);
+     }},
+    {"lanes of a warp exchange through shared memory, no __syncwarp", "intra-warp",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(lane_exchange, 1, 32, 0, nullptr, b.out.data(), fixed);
+     }},
+    {"a tree reduction's last read-modify-write step read with no barrier after it", "intra-block",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(max_then_broadcast, 1, 64, 0, nullptr, b.x.data(), b.out.data(), fixed);
+     }},
+    {"the classic tree reduction without the loop's __syncthreads", "intra-block",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(tree_sum_no_loop_barrier, 2, 128, 0, nullptr, b.x.data(), b.out.data(), fixed);
+     }},
+    {"the warp-synchronous tail s[t] += s[t + o] without __syncwarp", "intra-warp",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(warp_tail_sum, 1, 32, 0, nullptr, b.x.data(), b.out.data(), fixed);
+     }},
+    {"blocks add partials into one sum with +=: a lost update", "cross-block",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(split_row_sum, 4, 32, 0, nullptr, b.x.data(), &b.sum, 16u, false, fixed);
+     }},
+    {"blocks add partials into one sum with += and a __threadfence: still a lost update", "cross-block",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(split_row_sum, 4, 32, 0, nullptr, b.x.data(), &b.sum, 16u, true, fixed);
+     }},
+    {"a shared histogram with ++ instead of atomicAdd", "intra-block",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(shared_histogram_increment, 2, 128, 0, nullptr, b.values.data(), b.counts.data(),
+                                   fixed);
+     }},
+    {"a tiled loop with one barrier per tile: the next store overwrites a slower thread's read", "intra-block",
+     [](CorpusBuffers& b, bool fixed) {
+       kverify::emu::launch_kernel(tiled_dot_single_barrier, 1, 64, 0, nullptr, b.x.data(), b.out.data(), 4u, fixed);
+     }},
+    {"the last block reads the others' partials without a __threadfence after their writes", "cross-block",
+     [](CorpusBuffers& b, bool fixed) {
+       b.ticket[0] = 0;
+       kverify::emu::launch_kernel(last_block_combines, 8, 32, 0, nullptr, b.x.data(), b.ticket.data(), &b.sum, fixed);
+     }},
+};
 
 // Runs f() and returns the race report ("" when the launch raised none; another LaunchError fails).
 template <typename F>
@@ -188,6 +354,33 @@ TEST_F(EmuRaceDetector, AtomicsDoNotConflict) {
   const kverify::emu::race::GlobalRegion region(out.data(), out.size() * 4, "out");
   EXPECT_EQ(race_of([&] { kverify::emu::launch_kernel(shared_histogram, 3, 128, 0, nullptr, out.data()); }), "");
   EXPECT_EQ(out, (std::vector<unsigned>{96, 96, 96, 96}));
+}
+
+// The detector measured as a detector: its recall on the corpus's racy kernels and its false alarms
+// on their twins, printed, and each racy kernel's report naming the kind of race.
+TEST_F(EmuRaceDetector, CorpusRecallAndFalseAlarms) {
+  int found = 0, false_alarms = 0;
+  const int entries = static_cast<int>(std::size(kRaceCorpus));
+  std::printf("%-96s %-8s %s\n", "race corpus: pattern", "racy", "twin");
+  for (const CorpusEntry& e : kRaceCorpus) {
+    for (std::uint64_t seed : {0, 1}) {  // the default order and a shuffled one
+      const kverify::emu::ScheduleScope schedule(seed);
+      CorpusBuffers racy, twin;
+      const std::string report = race_of([&] { e.launch(racy, false); });
+      const std::string twin_report = race_of([&] { e.launch(twin, true); });
+      EXPECT_NE(report.find(e.kind), std::string::npos) << e.pattern << " (schedule " << seed << "): " << report;
+      EXPECT_EQ(twin_report, "") << e.pattern << " (twin, schedule " << seed << ")";
+      if (seed != 0) continue;
+      found += !report.empty();
+      false_alarms += !twin_report.empty();
+      std::printf("%-96s %-8s %s\n", e.pattern, report.empty() ? "MISSED" : "found",
+                  twin_report.empty() ? "clean" : "FALSE ALARM");
+    }
+  }
+  std::printf("race corpus: recall %d of %d racy kernels (%.0f %%), false alarms on %d of %d twins\n", found, entries,
+              100.0 * found / entries, false_alarms, entries);
+  EXPECT_EQ(found, entries);
+  EXPECT_EQ(false_alarms, 0);
 }
 
 TEST_F(EmuRaceDetector, OffRecordsNothing) {

@@ -1,5 +1,7 @@
 #include "pipeline/execute.hpp"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -90,6 +92,32 @@ void launch_on_device(const Variant& variant, LaunchRequest& request) {
 #endif
 }
 
+namespace {
+// The bytes of an image a kernel may read: its elements. A dense layout is one range; one with gaps
+// a bit per element slot, or (far strides, few elements over a wide span) the sorted slots.
+std::shared_ptr<const emu::race::ElementSlots> element_slots_of(GuardedImage& image) {
+  const Layout& l = image.layout();
+  auto e = std::make_shared<emu::race::ElementSlots>();
+  e->origin = reinterpret_cast<std::uintptr_t>(image.element(0, 0));
+  e->slot_bytes = size_of(image.dtype());
+  const std::int64_t elements = l.elements();
+  e->slots = static_cast<std::uint64_t>(l.footprint() - l.offset);
+  if (static_cast<std::uint64_t>(elements) == e->slots) return e;
+  const bool sparse = e->slots / 64 > static_cast<std::uint64_t>(elements);
+  if (!sparse) e->bits.assign((e->slots + 63) / 64, 0);
+  for (std::int64_t r = 0; r < l.rows(); ++r)
+    for (std::int64_t col = 0; col < l.cols(); ++col) {
+      const auto slot = static_cast<std::uint64_t>(l.index(r, col) - l.offset);
+      if (sparse)
+        e->sorted.push_back(slot);
+      else
+        e->bits[slot / 64] |= std::uint64_t{1} << (slot % 64);
+    }
+  std::sort(e->sorted.begin(), e->sorted.end());
+  return e;
+}
+}  // namespace
+
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
   LaunchRequest request = launch_request_of(c, backend);
   if (backend == Backend::emu) {
@@ -98,9 +126,10 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     for (auto& image : images) {
       request.tensors.push_back(DeviceTensor::of(image.element(0, 0), image.layout(), image.dtype(),
                                                  c.op->tensors[request.tensors.size()].name));
+      const auto elements = emu::race::enabled() ? element_slots_of(image) : nullptr;
       for (const auto& s : image.segments())  // a far layout's mapped pages, or the whole image
         watched.push_back(std::make_unique<emu::race::GlobalRegion>(image.data() + s.begin, s.end - s.begin,
-                                                                    "tensor " + image.name()));
+                                                                    "tensor " + image.name(), elements));
     }
     std::vector<unsigned char> workspace(variant.workspace_bytes ? variant.workspace_bytes(request) : 0, 0xff);
     request.workspace = workspace.empty() ? nullptr : workspace.data();

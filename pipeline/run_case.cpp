@@ -129,7 +129,8 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
   });
   for (const std::string& report : races.reports()) {
     if (verdict.reason.empty()) verdict.reason = std::string(run_name) + ": " + report;
-    verdict.guards.push_back({"race", "", std::string(run_name) + ": " + report});
+    // "out-of-bounds read: ...", "out-of-bounds write: ..." or "race: ...": the guard is the finding's kind.
+    verdict.guards.push_back({report.substr(0, report.find(':')), "", std::string(run_name) + ": " + report});
   }
   for (int t = 0; t < n; ++t)
     report_guards(run_name, images[t].name(), damaged[t], totals[t], !is_output(c, t) && after[t] != before[t],
@@ -351,7 +352,7 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
                                     ": other block and thread orders)";
   if (c.backend == Backend::emu && !verdict.checks_passed.empty())
     verdict.checks_passed.push_back(emu::race::enabled()
-                                        ? "no data race (emu race detector)"
+                                        ? "no data race, no out-of-bounds read (emu race detector)"
                                         : "data races not looked for: emu race detector " + emu::race::status_text());
   const bool fast_math_build = variant->cuda_flags.find("use_fast_math") != std::string_view::npos;
   if (verdict.outcome == Outcome::fail && fast_math_build && variant->policy != "fast_math")

@@ -96,6 +96,8 @@ struct Region {
   Space space = Space::global;
   Cell* cells = nullptr;
   const std::string* name = nullptr;
+  const ElementSlots* elements = nullptr;  // device memory: which bytes reads may touch (null: all)
+  std::uintptr_t declared_end = 0;         // dynamic shared memory: the end of the bytes the launch asked for
 };
 
 // --- the static shared arena ---------------------------------------------------------------------
@@ -112,6 +114,10 @@ struct Arena {
   unsigned char* base = nullptr;
   std::size_t used = 0;
   Shadow shadow;
+  // Per granule, the bytes that belong to a declaration (the rest: redzones, alignment padding,
+  // the arena past the last declaration). Kept apart from `shadow`, which is cleared when the
+  // stamps wrap.
+  std::vector<std::uint8_t> declared;
   std::vector<Slot> slots;
   std::mutex m;
 
@@ -120,6 +126,7 @@ struct Arena {
     if (p == MAP_FAILED) throw std::runtime_error("emu: cannot reserve the static shared memory arena");
     base = static_cast<unsigned char*>(p);
     shadow = Shadow(kArenaBytes / kGranule);
+    declared.assign(kArenaBytes / kGranule, 0);
 #if defined(KV_RACE_ASAN)
     __asan_poison_memory_region(base, kArenaBytes);
 #endif
@@ -140,6 +147,7 @@ struct Registered {
   std::uintptr_t begin, end;
   std::string name;
   std::shared_ptr<Shadow> shadow;
+  std::shared_ptr<const ElementSlots> elements;
 };
 std::mutex regions_mutex;
 std::vector<Registered>& registered() {
@@ -176,9 +184,12 @@ void return_shadow(std::shared_ptr<Shadow> s) {
 // --- the state of the launch running on this OS thread -------------------------------------------
 
 // In the order a report prefers them (widest first: see Launch::first).
-enum class Kind : std::uint8_t { cross_block, intra_block, intra_warp, uninitialized_read };
-constexpr const char* kKindNames[] = {"cross-block", "intra-block", "intra-warp", "uninitialized read"};
-constexpr int kKinds = 4;
+// In the order a block's report picks its finding: an access out of bounds first (a bug wherever
+// it happens), then the widest race.
+enum class Kind : std::uint8_t { out_of_bounds, cross_block, intra_block, intra_warp, uninitialized_read };
+constexpr const char* kKindNames[] = {"out-of-bounds", "cross-block", "intra-block", "intra-warp",
+                                      "uninitialized read"};
+constexpr int kKinds = 5;
 
 struct Race {
   Kind kind{};
@@ -190,6 +201,7 @@ struct Race {
   Side later;
   Access later_kind{};
   std::size_t bytes = 0;
+  std::string where;  // out of bounds: where the byte lies
 };
 
 struct Launch {
@@ -202,8 +214,9 @@ struct Launch {
   std::vector<std::uint32_t> warp_count;                         // per warp
   std::vector<std::string> names;                                // the global regions' names (stable)
   Shadow dynamic_shadow;
-  std::vector<std::shared_ptr<Shadow>> shadows;  // the device memory's, held for the launch
-  std::vector<Region> regions;                   // [0] static shared, [1] dynamic shared, then device memory
+  std::vector<std::shared_ptr<Shadow>> shadows;                    // the device memory's, held for the launch
+  std::vector<std::shared_ptr<const ElementSlots>> element_slots;  // held for the launch
+  std::vector<Region> regions;  // [0] static shared, [1] dynamic shared, then device memory
   // The block's first finding of each kind; the report takes the widest (a race between blocks, then
   // warps, then lanes of a warp, then an uninitialized read, which is often one half of a race that
   // names both sides), so that its advice (__threadfence, __syncthreads, __syncwarp) is the one needed.
@@ -305,9 +318,14 @@ std::string report(const Launch& l, const Race& r) {
       break;
   }
   const bool cross = r.kind == Kind::cross_block;
-  std::string out =
-      kKindNames[static_cast<int>(r.kind)] + std::string(" in ") + space + ", byte " + std::to_string(r.offset) + ": ";
-  if (r.kind == Kind::uninitialized_read) {
+  std::string out = r.kind == Kind::out_of_bounds
+                        ? std::string("out-of-bounds ") + (r.later_kind == Access::write ? "write" : "read") + ": in " +
+                              space + ", byte " + std::to_string(r.offset) + ": "
+                        : "race: " + std::string(kKindNames[static_cast<int>(r.kind)]) + " in " + space + ", byte " +
+                              std::to_string(r.offset) + ": ";
+  if (r.kind == Kind::out_of_bounds) {
+    out += side_text(l, r.later, r.later_kind, true, r.bytes) + ", " + r.where;
+  } else if (r.kind == Kind::uninitialized_read) {
     out += side_text(l, r.later, Access::read, true, r.bytes) +
            ", which no thread of its block wrote before (shared memory starts undefined in every block)";
   } else {
@@ -353,6 +371,68 @@ void found(Launch& l, Kind category, const Region& region, std::uintptr_t granul
   r.later_kind = later_kind;
   r.bytes = bytes;
   slot = r;
+}
+
+// Whether [a, a + bytes) leaves what the region lets an access touch: a tensor's elements (reads
+// only: a write there damages a canary or a gap, which the pipeline reports with the bytes), the
+// declared bytes of shared memory.
+inline bool out_of_bounds(const Region& region, std::uintptr_t a, std::size_t bytes, Access kind) {
+  switch (region.space) {
+    case Space::global: {
+      if (kind != Access::read || !region.elements) return false;
+      const ElementSlots& e = *region.elements;
+      for (std::uintptr_t b = a; b < a + bytes; b += e.slot_bytes)
+        if (!e.is_element(b)) return true;
+      return !e.is_element(a + bytes - 1);
+    }
+    case Space::dynamic_shared:
+      return a + bytes > region.declared_end;
+    case Space::static_shared: {
+      const Arena& arena_ = arena();
+      const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(arena_.base);
+      for (std::uintptr_t g = a / kGranule * kGranule; g < a + bytes; g += kGranule) {
+        const std::uintptr_t from = std::max(g, a), to = std::min(g + kGranule, a + bytes);
+        const auto mask = static_cast<std::uint8_t>(((1u << (to - from)) - 1u) << (from - g));
+        if ((arena_.declared[(g - base) / kGranule] & mask) != mask) return true;
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+// Where an out-of-bounds access lies, for its report.
+std::string out_of_bounds_text(const Region& region, std::uintptr_t a, std::size_t bytes) {
+  switch (region.space) {
+    case Space::global: {
+      const ElementSlots& e = *region.elements;
+      std::uintptr_t b = a;
+      while (b < a + bytes && e.is_element(b)) ++b;
+      return e.describe(b);
+    }
+    case Space::dynamic_shared:
+      return "past the " + std::to_string(region.declared_end - region.begin) +
+             " bytes of dynamic shared memory the launch asked for (its third <<<>>> argument, in bytes)";
+    case Space::static_shared:
+      break;
+  }
+  return "past the end of the declaration (into the redzone emu keeps after each)";
+}
+
+void found_out_of_bounds(Launch& l, const Region& region, std::uintptr_t a, std::size_t bytes, Access kind,
+                         std::int32_t pc) {
+  const int t = t_thread;
+  const Side now{l.stamp,
+                 l.block,
+                 0,
+                 pc,
+                 static_cast<std::uint16_t>(t),
+                 static_cast<std::uint16_t>(t / 32),
+                 static_cast<std::uint8_t>(1u << (a % kGranule)),
+                 0};
+  const bool first = !l.first[static_cast<int>(Kind::out_of_bounds)];
+  found(l, Kind::out_of_bounds, region, a / kGranule * kGranule, now, kind, now, kind, bytes);
+  if (first) l.first[static_cast<int>(Kind::out_of_bounds)]->where = out_of_bounds_text(region, a, bytes);
 }
 
 inline void check_granule(Launch& l, const Region& region, std::uintptr_t granule, std::uint8_t mask, Access kind,
@@ -507,11 +587,22 @@ std::string status_text() {
   return "on";
 }
 
-void add_global_region(const void* base, std::size_t bytes, std::string name) {
+std::string ElementSlots::describe(std::uintptr_t address) const {
+  if (address < origin) return "before its first element (" + std::to_string(origin - address) + " bytes before it)";
+  const std::uint64_t slot = (address - origin) / slot_bytes;
+  if (slot >= slots)
+    return "past its last element (" + std::to_string(address - origin - (slots - 1) * slot_bytes) +
+           " bytes past the start of it)";
+  return "in a gap between its elements (element slot " + std::to_string(slot) +
+         " from the first, which the layout's strides skip)";
+}
+
+void add_global_region(const void* base, std::size_t bytes, std::string name,
+                       std::shared_ptr<const ElementSlots> elements) {
   if (!base || bytes == 0) return;
   const auto b = reinterpret_cast<std::uintptr_t>(base);
   std::lock_guard lock(regions_mutex);
-  registered().push_back({b, b + bytes, std::move(name), nullptr});
+  registered().push_back({b, b + bytes, std::move(name), nullptr, std::move(elements)});
   set_watched(b, b + bytes, true);
 }
 void remove_global_region(const void* base) {
@@ -544,6 +635,8 @@ void* carve_static_shared(std::size_t bytes, std::size_t alignment, const char* 
 #endif
   const auto begin = reinterpret_cast<std::uintptr_t>(a.base + at);
   set_watched(begin, begin + size + kRedzone, true);  // the redzone too: overflows are recorded
+  for (std::size_t byte = at; byte < at + size; ++byte)
+    a.declared[byte / kGranule] |= std::uint8_t(1u << (byte % kGranule));
   a.slots.push_back(
       {begin, begin + size, std::string("'") + name + "' (static __shared__, " + std::to_string(bytes) + " bytes)"});
   arena_begin.store(reinterpret_cast<std::uintptr_t>(a.base), std::memory_order_relaxed);
@@ -551,7 +644,8 @@ void* carve_static_shared(std::size_t bytes, std::size_t alignment, const char* 
   return a.base + at;
 }
 
-void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared, std::size_t dynamic_bytes) {
+void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared, std::size_t dynamic_bytes,
+                  std::size_t reserved_bytes) {
   if (!enabled()) return;
   auto* l = new Launch;
   l->shape = shape;
@@ -568,9 +662,10 @@ void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared,
                         reinterpret_cast<std::uintptr_t>(a.base) + kArenaBytes, Space::static_shared, a.shadow.data(),
                         nullptr});
   const auto dyn = reinterpret_cast<std::uintptr_t>(dynamic_shared) / kGranule * kGranule;
-  l->dynamic_shadow = Shadow((reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes - dyn) / kGranule + 1);
-  l->regions.push_back({dyn, reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes, Space::dynamic_shared,
-                        l->dynamic_shadow.data(), &l->dynamic_name});
+  const auto reserved_end = reinterpret_cast<std::uintptr_t>(dynamic_shared) + std::max(dynamic_bytes, reserved_bytes);
+  l->dynamic_shadow = Shadow((reserved_end - dyn) / kGranule + 1);
+  l->regions.push_back({dyn, reserved_end, Space::dynamic_shared, l->dynamic_shadow.data(), &l->dynamic_name, nullptr,
+                        reinterpret_cast<std::uintptr_t>(dynamic_shared) + dynamic_bytes});
   set_watched(l->regions[1].begin, l->regions[1].end, true);
   {
     std::lock_guard lock(regions_mutex);
@@ -581,7 +676,8 @@ void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared,
       const std::uintptr_t begin = r.begin / kGranule * kGranule;
       if (!r.shadow) r.shadow = pooled_shadow((r.end - begin) / kGranule + 1);
       l->shadows.push_back(r.shadow);
-      l->regions.push_back({begin, r.end, Space::global, r.shadow->data(), &l->names[i++]});
+      l->element_slots.push_back(r.elements);
+      l->regions.push_back({begin, r.end, Space::global, r.shadow->data(), &l->names[i++], r.elements.get()});
     }
   }
   t_launch = l;
@@ -618,11 +714,19 @@ std::optional<std::string> end_block() {
     Arena& a = arena();
     std::lock_guard lock(a.m);
     const std::uintptr_t at = r.offset + reinterpret_cast<std::uintptr_t>(a.base);
-    for (const Slot& s : a.slots)
+    // The declaration the byte is in; out of bounds, the one it is past the end of.
+    const Slot* in = nullptr;
+    for (const Slot& s : a.slots) {
       if (at >= s.begin && at < s.end) {
-        r.region = &s.name;
-        r.offset = at - s.begin;
+        in = &s;
+        break;
       }
+      if (r.kind == Kind::out_of_bounds && at >= s.begin && (!in || s.begin > in->begin)) in = &s;
+    }
+    if (in) {
+      r.region = &in->name;
+      r.offset = at - in->begin;
+    }
     static const std::string unknown = "(static __shared__)";
     if (!r.region) r.region = &unknown;
   }
@@ -657,9 +761,12 @@ void record(const void* address, std::size_t bytes, Access kind, const void* pc)
   }
   const Region* region = region_of(*l, a);
   if (!region) return;
-  if (region->space == Space::static_shared && a >= arena_end.load(std::memory_order_relaxed)) return;
-  const std::uintptr_t end = std::min<std::uintptr_t>(a + bytes, region->end);
   const std::int32_t at = pc_offset(pc);
+  if (out_of_bounds(*region, a, bytes, kind)) {
+    found_out_of_bounds(*l, *region, a, bytes, kind, at);
+    return;
+  }
+  const std::uintptr_t end = std::min<std::uintptr_t>(a + bytes, region->end);
   for (std::uintptr_t g = a / kGranule * kGranule; g < end; g += kGranule) {
     const std::uintptr_t from = std::max(g, a), to = std::min(g + kGranule, end);
     const auto mask = static_cast<std::uint8_t>(((1u << (to - from)) - 1u) << (from - g));

@@ -8,7 +8,11 @@
 //  - two blocks of one launch touch the same byte of device memory and one writes, or a block reads
 //    what another block wrote without a __threadfence after the write (blocks run in any order, and
 //    at once);
-//  - a thread reads shared memory (static or dynamic) that no thread of its block wrote before.
+//  - a thread reads shared memory (static or dynamic) that no thread of its block wrote before;
+//  - out of bounds: a read of a registered region outside its ElementSlots (a canary, a row gap,
+//    past the last element), and any access of shared memory outside what was declared (past a
+//    static __shared__ array, into its redzone; past the dynamic bytes the launch asked for, up to
+//    the hardware's 227 KiB). Reported before any race ("out-of-bounds read: ..."; races "race: ...").
 // Atomic accesses never conflict with each other, and an access with an atomic on either side is not
 // reported (an atomic flag read by a spin-wait is synchronisation, not a race); what atomics leave
 // order-dependent shows as [nondeterministic] (the two runs use other block and thread orders).
@@ -28,8 +32,10 @@
 // KVERIFY_EMU_RACE_DETECTOR=off turns recording off (every call returns at once).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,13 +51,40 @@ bool instrumented();
 // One line for a command's output: "on", or "off (why)".
 std::string status_text();
 
-// Device memory the detector watches while it is registered (the name appears in reports).
-void add_global_region(const void* base, std::size_t bytes, std::string name);
+// Which bytes of a registered region are a tensor's elements: slots of `slot_bytes` from
+// `origin` (the element with the lowest address), slots [0, slots) of which those set in `bits`
+// (all of them when `bits` is empty: a dense layout). A read of any other byte of the region (a
+// canary, a gap between rows, past the last element) is an out-of-bounds read.
+// A sparse layout (far strides) lists its element slots in `sorted` instead.
+struct ElementSlots {
+  std::uintptr_t origin = 0;
+  std::size_t slot_bytes = 1;
+  std::uint64_t slots = 0;
+  std::vector<std::uint64_t> bits;
+  std::vector<std::uint64_t> sorted;
+
+  bool is_element(std::uintptr_t address) const {
+    if (address < origin) return false;
+    const std::uint64_t slot = (address - origin) / slot_bytes;
+    if (slot >= slots) return false;
+    if (!bits.empty()) return (bits[slot / 64] >> (slot % 64)) & 1u;
+    return sorted.empty() || std::binary_search(sorted.begin(), sorted.end(), slot);
+  }
+  // Where a byte that is not an element lies, for a report ("past the last element", ...).
+  std::string describe(std::uintptr_t address) const;
+};
+
+// Device memory the detector watches while it is registered (the name appears in reports); with
+// `elements`, reads outside them are reported.
+void add_global_region(const void* base, std::size_t bytes, std::string name,
+                       std::shared_ptr<const ElementSlots> elements = nullptr);
 void remove_global_region(const void* base);
 class GlobalRegion {
  public:
-  GlobalRegion(const void* base, std::size_t bytes, std::string name) : base_(base) {
-    add_global_region(base, bytes, std::move(name));
+  GlobalRegion(const void* base, std::size_t bytes, std::string name,
+               std::shared_ptr<const ElementSlots> elements = nullptr)
+      : base_(base) {
+    add_global_region(base, bytes, std::move(name), std::move(elements));
   }
   ~GlobalRegion() { remove_global_region(base_); }
   GlobalRegion(const GlobalRegion&) = delete;
@@ -88,7 +121,10 @@ Collector* collector();
 struct LaunchShape {
   unsigned grid[3], block[3];
 };
-void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared, std::size_t dynamic_bytes);
+// The dynamic shared memory is `reserved_bytes` from `dynamic_shared`, of which the launch asked
+// for `dynamic_bytes`: an access to the rest is out of bounds.
+void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared, std::size_t dynamic_bytes,
+                  std::size_t reserved_bytes);
 void end_launch();
 void begin_block(std::uint64_t block_linear, int threads);
 // The report of the block's first race, if it had one.

@@ -112,6 +112,7 @@ constexpr int kMaxThreadsPerBlock = 1024;
 constexpr std::uint64_t kMaxIdleYields = 1ull << 22;
 // CUDA aligns the dynamic shared block to 128 bytes (and kernels rely on 16 for vector access).
 constexpr std::size_t kDynamicSharedAlignment = 128;
+constexpr std::size_t kMaxDynamicSharedBytes = 227 * 1024;  // an H100/H200 block's most
 
 // Fiber stacks at fixed addresses, reserved once per OS thread and reused by every launch.
 class StackPool {
@@ -698,7 +699,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
     throw LaunchError(LaunchError::Kind::bad_launch,
                       "grid " + dim_text(grid) + " (accepted: x in 1..2^31-1, y and z in 1..65535)");
-  if (dynamic_shared_bytes > 227 * 1024)
+  if (dynamic_shared_bytes > kMaxDynamicSharedBytes)
     throw LaunchError(LaunchError::Kind::bad_launch, "dynamic shared memory of " +
                                                          std::to_string(dynamic_shared_bytes) +
                                                          " bytes (accepted: at most 227 KiB, the H100/H200 limit)");
@@ -712,8 +713,13 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
   struct AlignedDelete {
     void operator()(unsigned char* p) const { ::operator delete[](p, std::align_val_t(kDynamicSharedAlignment)); }
   };
+  // The hardware's most, whatever the launch asked for: an access past the asked bytes lands in
+  // memory the race detector watches (and reports as out of bounds), or that ASan has poisoned.
   const std::unique_ptr<unsigned char[], AlignedDelete> shared(
-      static_cast<unsigned char*>(::operator new[](dynamic_shared_bytes, std::align_val_t(kDynamicSharedAlignment))));
+      static_cast<unsigned char*>(::operator new[](kMaxDynamicSharedBytes, std::align_val_t(kDynamicSharedAlignment))));
+#if KV_EMU_ASAN
+  __asan_poison_memory_region(shared.get() + dynamic_shared_bytes, kMaxDynamicSharedBytes - dynamic_shared_bytes);
+#endif
   detail::dynamic_shared = shared.get();
   detail::dynamic_shared_bytes = dynamic_shared_bytes;
   blockDim = dim3(block.x, block.y, block.z);
@@ -738,7 +744,8 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
       detail::dynamic_shared_bytes = 0;
     }
   } reset;
-  race::begin_launch({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}}, shared.get(), dynamic_shared_bytes);
+  race::begin_launch({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}}, shared.get(), dynamic_shared_bytes,
+                     kMaxDynamicSharedBytes);
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   std::optional<std::string> race_report;  // the first block's with a finding
@@ -801,8 +808,10 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
       pool.mark_all_used();  // frames unwound by exceptions: unpoison whole stacks next time
 #endif
     }
-    if (auto race = race::end_block(); race && !race_report) {
-      race_report = "race: " + *race;
+    // The first block's finding, unless a later block's is out of bounds and it is a race.
+    if (auto finding = race::end_block();
+        finding && (!race_report || (finding->starts_with("out-of-bounds") && race_report->starts_with("race")))) {
+      race_report = *finding;
       if (blocks > 1)
         *race_report += " (block " + std::to_string(i + 1) + " of the " + std::to_string(blocks) + " run)";
     }

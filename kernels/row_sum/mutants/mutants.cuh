@@ -15,6 +15,9 @@
 //   mutant_unfenced_last_block     the last block combines the others' partials, no __threadfence
 //                                  before the ticket (cross-block; emu's serial blocks get the values right)
 //   mutant_uninit_shared           a block sums partials that threads past the row never wrote
+// and its out-of-bounds watch:
+//   mutant_prefetch_past_row       a pipelined loop's last load lies past the row (values right)
+//   mutant_smem_elements_for_bytes dynamic shared memory sized in elements, the launch takes bytes
 // mutant_whole_rows_by_lanes gives rows_vec's unchecked kernel rows whose steps reach past the row.
 // mutant_capped_grid stops its grid at 65535 blocks: the boundary Case of 65537 rows kills it.
 // mutant_int32_offsets computes element offsets in int: the far layouts (rows 2^31 elements apart on
@@ -216,6 +219,42 @@ __global__ void __launch_bounds__(256) row_sum_uninit_shared(RowSumArgs<T> a) {
   store_total_of_partials(a, row, partial);
 }
 
+// row_sum, a warp per row, software-pipelined: each step loads the next step's element before
+// adding the current one, also on the last step, whose load lies past the row (in the next row, a
+// row gap, or past the tensor's end). The values are right; the reads are not.
+template <typename T>
+__global__ void row_sum_prefetch_past_row(RowSumArgs<T> a) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const long long lane = threadIdx.x % 32;
+  const auto at = [&](long long c) { return kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]); };
+  float sum = 0.0f;
+  if (lane < a.cols) {
+    float next = at(lane);
+    for (long long c = lane; c < a.cols; c += 32) {
+      const float current = next;
+      next = at(c + 32);  // BUG: unguarded, past the row on the last step
+      sum += current;
+    }
+  }
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
+// row_sum, a block per row, whose partials live in dynamic shared memory sized in elements where
+// the launch takes bytes: a quarter of what the block writes.
+template <typename T>
+__global__ void __launch_bounds__(256) row_sum_smem_elements_for_bytes(RowSumArgs<T> a) {
+  extern __shared__ float partials[];
+  const long long row = blockIdx.x;
+  float sum = 0.0f;
+  for (long long c = threadIdx.x; c < a.cols; c += blockDim.x)
+    sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  partials[threadIdx.x] = sum;
+  __syncthreads();
+  store_total_of_partials(a, row, partials);
+}
+
 // row_sum, a warp per row, that computes element offsets in int, as a launcher with int sizes
 // would: right until a row starts past 2^31 elements (a far layout reaches that on a 2x1 tensor).
 template <typename T>
@@ -345,6 +384,25 @@ void capped_grid(const LaunchRequest& r) {
     const auto blocks = static_cast<unsigned>(a.rows < 65535 ? a.rows : 65535);  // BUG: rows past it are lost
     mutants::row_sum_capped_grid<T><<<dim3(blocks), dim3(32), 0, launch_stream(r)>>>(a);
     check_launch("mutants::row_sum_capped_grid<T>");
+  });
+}
+
+void prefetch_past_row(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    const unsigned blocks = static_cast<unsigned>((a.rows + 7) / 8);
+    mutants::row_sum_prefetch_past_row<T><<<dim3(blocks), dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_prefetch_past_row<T>");
+  });
+}
+
+void smem_elements_for_bytes(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    // BUG: 256 partials of 4 bytes need 1024 bytes
+    mutants::row_sum_smem_elements_for_bytes<T>
+        <<<dim3(static_cast<unsigned>(a.rows)), dim3(256), 256, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_smem_elements_for_bytes<T>");
   });
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -245,6 +246,43 @@ const CorpusEntry kRaceCorpus[] = {
      }},
 };
 
+// --- accesses out of bounds ------------------------------------------------------------------------
+
+// Each thread reads its element and the next one, the last thread one past the row (a prefetch whose
+// value a select then drops: the output is right, the read is not).
+__global__ void next_element_prefetch(const float* x, float* out, unsigned n, bool fixed) {
+  const unsigned t = threadIdx.x;
+  const float next = fixed && t + 1 == n ? 0.0f : (KV_MARK(line_a), x[t + 1]);
+  out[t] = t + 1 < n ? x[t] + next : x[t];
+}
+
+// Row r's elements are x[r * stride + c], c < cols: a kernel that reads stride elements per row
+// reads the gap.
+__global__ void row_sum_over_stride(const float* x, float* out, unsigned cols, unsigned stride, bool fixed) {
+  float sum = 0.0f;
+  const unsigned width = fixed ? cols : stride;
+  for (unsigned c = 0; c < width; ++c) KV_MARK(line_a), sum += x[threadIdx.x * stride + c];
+  out[threadIdx.x] = sum;
+}
+
+// Dynamic shared memory sized in elements where the launch takes bytes.
+__global__ void dynamic_shared_elements_for_bytes(float* out) {
+  extern __shared__ float tile[];
+  KV_MARK(line_a), tile[threadIdx.x] = static_cast<float>(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x];
+}
+
+// A static array one element short of the block.
+__global__ void static_shared_one_short(float* out, bool fixed) {
+  __shared__ float short_tile[31];
+  __shared__ float full_tile[32];
+  float* tile = fixed ? full_tile : short_tile;
+  KV_MARK(line_a), tile[threadIdx.x] = static_cast<float>(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x];
+}
+
 // Runs f() and returns the race report ("" when the launch raised none; another LaunchError fails).
 template <typename F>
 std::string race_of(F f) {
@@ -381,6 +419,69 @@ TEST_F(EmuRaceDetector, CorpusRecallAndFalseAlarms) {
               100.0 * found / entries, false_alarms, entries);
   EXPECT_EQ(found, entries);
   EXPECT_EQ(false_alarms, 0);
+}
+
+// Reads outside a tensor's elements, past the end or in a gap, with the element map the pipeline
+// registers for its images; shared memory past what was declared, statically or at the launch.
+TEST_F(EmuRaceDetector, ReportsReadsOutsideATensorsElements) {
+  std::vector<float> x(64 + 8, 1.0f), out(64);  // 8 elements of canary after the row
+  auto dense = std::make_shared<kverify::emu::race::ElementSlots>();
+  dense->origin = reinterpret_cast<std::uintptr_t>(x.data());
+  dense->slot_bytes = 4;
+  dense->slots = 64;
+  {
+    const kverify::emu::race::GlobalRegion rx(x.data(), x.size() * 4, "tensor x", dense), rout(out.data(), 256, "out");
+    const std::string report = race_of([&] {
+      kverify::emu::launch_kernel(next_element_prefetch, 1, 64, 0, nullptr, x.data(), out.data(), 64u, false);
+    });
+    EXPECT_NE(report.find("out-of-bounds read: in device memory of tensor x"), std::string::npos) << report;
+    EXPECT_NE(report.find("thread (63,0,0) of block (0,0,0) read 4 bytes at "), std::string::npos) << report;
+    EXPECT_NE(report.find(at_line(line_a)), std::string::npos) << report;
+    EXPECT_NE(report.find("past its last element"), std::string::npos) << report;
+    EXPECT_EQ(race_of([&] {
+                kverify::emu::launch_kernel(next_element_prefetch, 1, 64, 0, nullptr, x.data(), out.data(), 64u, true);
+              }),
+              "");
+  }
+  // 8 rows of 5 elements, 8 apart: slots 5, 6, 7 of each row are the gap.
+  auto gapped = std::make_shared<kverify::emu::race::ElementSlots>();
+  gapped->origin = reinterpret_cast<std::uintptr_t>(x.data());
+  gapped->slot_bytes = 4;
+  gapped->slots = 7 * 8 + 5;
+  gapped->bits.assign(1, 0);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 5; ++c) gapped->bits[0] |= std::uint64_t{1} << (r * 8 + c);
+  const kverify::emu::race::GlobalRegion rx(x.data(), x.size() * 4, "tensor x", gapped), rout(out.data(), 256, "out");
+  const std::string report = race_of(
+      [&] { kverify::emu::launch_kernel(row_sum_over_stride, 1, 8, 0, nullptr, x.data(), out.data(), 5u, 8u, false); });
+  EXPECT_NE(report.find("out-of-bounds read"), std::string::npos) << report;
+  EXPECT_NE(report.find("in a gap between its elements (element slot 5 "), std::string::npos) << report;
+  EXPECT_EQ(race_of([&] {
+              kverify::emu::launch_kernel(row_sum_over_stride, 1, 8, 0, nullptr, x.data(), out.data(), 5u, 8u, true);
+            }),
+            "");
+}
+
+TEST_F(EmuRaceDetector, ReportsSharedMemoryAccessesPastWhatWasDeclared) {
+  std::vector<float> out(64);
+  const kverify::emu::race::GlobalRegion region(out.data(), out.size() * 4, "out");
+  // 8 bytes asked for, 64 floats written: thread 2's store is the first past them.
+  std::string report =
+      race_of([&] { kverify::emu::launch_kernel(dynamic_shared_elements_for_bytes, 1, 64, 8, nullptr, out.data()); });
+  EXPECT_NE(report.find("out-of-bounds write: in shared memory extern __shared__"), std::string::npos) << report;
+  EXPECT_NE(report.find("past the 8 bytes of dynamic shared memory the launch asked for"), std::string::npos) << report;
+  EXPECT_NE(report.find(at_line(line_a)), std::string::npos) << report;
+  EXPECT_EQ(race_of([&] {
+              kverify::emu::launch_kernel(dynamic_shared_elements_for_bytes, 1, 64, 64 * 4, nullptr, out.data());
+            }),
+            "");
+  report = race_of([&] { kverify::emu::launch_kernel(static_shared_one_short, 1, 32, 0, nullptr, out.data(), false); });
+  EXPECT_NE(report.find("out-of-bounds write: in shared memory 'short_tile' (static __shared__, 124 bytes), byte 124"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("thread (31,0,0)"), std::string::npos) << report;
+  EXPECT_EQ(race_of([&] { kverify::emu::launch_kernel(static_shared_one_short, 1, 32, 0, nullptr, out.data(), true); }),
+            "");
 }
 
 TEST_F(EmuRaceDetector, OffRecordsNothing) {

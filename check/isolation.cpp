@@ -27,6 +27,7 @@
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
 #include "properties/catalogue.hpp"
+#include "runtime/emu/block_watch.hpp"
 
 extern char** environ;
 
@@ -121,6 +122,12 @@ std::string signal_text(int sig) {
 
 void child_begin(Backend) {
   case_trace_hook() = &child_trace;
+  // An emu block that never ends: the parent fails the Case that was running with this report.
+  emu::watch::set_hang_reporter([](const std::string& report) {
+    std::printf("@kv fault %s\n", escape(report).c_str());
+    std::fflush(stdout);
+    std::_Exit(kFaultExit);
+  });
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
 }
 
@@ -294,6 +301,7 @@ void merge_boundary_row(CheckReport& report, std::map<std::string, std::size_t>&
 }
 
 std::string how_it_ended(const ChildResult& r, const ChildTranscript& t) {
+  if (t.fault.starts_with("time limit: ")) return t.fault.substr(12);
   if (!t.fault.empty()) return t.fault;
   if (r.signal) {
     // What the process said as it died: an assert's line, an uncaught exception, a sanitizer's report.
@@ -383,14 +391,20 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
     const std::string running =
         t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
     // SIGABRT is host code: the launcher's (or, on emu, the emulated kernel's) assert or abort.
-    const std::string what = child.signal == SIGABRT ? "the launcher or kernel aborted" : "device fault";
+    const bool hung = t.fault.starts_with("time limit: ");
+    const std::string what = hung                      ? "time limit"
+                             : child.signal == SIGABRT ? "the launcher or kernel aborted"
+                                                       : "device fault";
+    // A kernel that hung once would likely hang on the next Case too, each costing the whole limit:
+    // the variant's other Cases are not run, and the failure says so.
     report.failures.push_back({std::string(name(backend)), what,
                                "FAIL  " + std::string(v->op) + "/" + std::string(v->name) + " on " +
                                    std::string(name(backend)) + ": " + what + ": " + how +
-                                   "\n  the Case that was running: " + running,
+                                   "\n  the Case that was running: " + running +
+                                   (hung ? "\n  the variant's remaining Cases were not run" : ""),
                                t.running.empty() ? "(none)" : "./kverify run '" + t.running + "'"});
-    std::fprintf(stderr, "%s  %s in a child (%s) while running: %s; continuing in a fresh child\n", tag.c_str(),
-                 what.c_str(), how.c_str(), running.c_str());
+    std::fprintf(stderr, "%s  %s in a child (%s) while running: %s; %s\n", tag.c_str(), what.c_str(), how.c_str(),
+                 running.c_str(), hung ? "the variant's remaining Cases are not run" : "continuing in a fresh child");
     if (t.part == 0 && !t.running.empty()) {  // the boundary table counts it: a Case, failed
       std::string dtype = "?";
       try {
@@ -407,6 +421,7 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
       first_part = t.part + 1;
       skip_cases = 0;
     }
+    if (hung) break;
   }
   return report;
 }

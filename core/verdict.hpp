@@ -24,7 +24,8 @@ struct Mismatch {
 // A guard that did not hold: canary overwritten, input modified, output unwritten, run-to-run
 // difference, a launch/emulation error, or a data race the emu detector saw.
 struct GuardViolation {
-  std::string guard;   // "canary", "input-modified", "unwritten", "nondeterministic", "launch", "race"
+  std::string guard;   // "canary", "input-modified", "unwritten", "nondeterministic", "launch", "race",
+                       // "out-of-bounds read", "out-of-bounds write"
   std::string tensor;  // may be empty for launch errors
   std::string detail;  // where and what
 };

@@ -11,7 +11,7 @@
 namespace kverify::cli {
 namespace {
 
-enum class Form { bit, on_off, gib, simt_plan, wgmma_plan, bulk_plan, path, text, set };
+enum class Form { bit, on_off, gib, seconds, simt_plan, wgmma_plan, bulk_plan, path, text, set };
 
 struct Variable {
   std::string_view name, who;
@@ -36,6 +36,13 @@ std::string form_problem(Form form, std::string_view value) {
       case Form::gib:
         static_cast<void>(memory_limit_from_env());
         return "";
+      case Form::seconds: {
+        char* end = nullptr;
+        const std::string text(value);
+        const double d = std::strtod(text.c_str(), &end);
+        return end != text.c_str() && *end == '\0' && d > 0 && d <= 1e6 ? ""
+                                                                        : "accepted: seconds, above 0 and up to 1e6";
+      }
       case Form::simt_plan:
         static_cast<void>(kernels::simt_plan_override());
         return "";
@@ -65,6 +72,8 @@ std::string_view form_text(Form form) {
       return "on, off, 1 or 0";
     case Form::gib:
       return "a number";
+    case Form::seconds:
+      return "seconds";
     case Form::simt_plan:
     case Form::wgmma_plan:
       return "a,b";

@@ -381,9 +381,11 @@ inline bool out_of_bounds(const Region& region, std::uintptr_t a, std::size_t by
     case Space::global: {
       if (kind != Access::read || !region.elements) return false;
       const ElementSlots& e = *region.elements;
-      for (std::uintptr_t b = a; b < a + bytes; b += e.slot_bytes)
+      if (!e.is_element(a) || !e.is_element(a + bytes - 1)) return true;
+      if (e.dense()) return false;  // both ends inside: every byte between is an element
+      for (std::uintptr_t b = a + e.slot_bytes; b < a + bytes; b += e.slot_bytes)
         if (!e.is_element(b)) return true;
-      return !e.is_element(a + bytes - 1);
+      return false;
     }
     case Space::dynamic_shared:
       return a + bytes > region.declared_end;
@@ -576,6 +578,8 @@ bool instrumented() {
   return false;
 #endif
 }
+
+std::string source_line(const void* pc) { return where_text(pc_offset(pc)); }
 
 std::string status_text() {
 #if defined(KVERIFY_EMU_RACE_DETECTOR_BUILT_OFF)

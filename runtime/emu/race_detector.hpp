@@ -50,6 +50,8 @@ void set_enabled(bool on);
 bool instrumented();
 // One line for a command's output: "on", or "off (why)".
 std::string status_text();
+// file:line of a code address of this program (its debug information, through addr2line).
+std::string source_line(const void* pc);
 
 // Which bytes of a registered region are a tensor's elements: slots of `slot_bytes` from
 // `origin` (the element with the lowest address), slots [0, slots) of which those set in `bits`
@@ -64,12 +66,14 @@ struct ElementSlots {
   std::vector<std::uint64_t> sorted;
 
   bool is_element(std::uintptr_t address) const {
-    if (address < origin) return false;
-    const std::uint64_t slot = (address - origin) / slot_bytes;
-    if (slot >= slots) return false;
+    const std::uintptr_t offset = address - origin;  // wraps past `slots` below the origin
+    if (offset / slot_bytes >= slots) return false;
+    if (bits.empty() && sorted.empty()) return true;
+    const std::uint64_t slot = offset / slot_bytes;
     if (!bits.empty()) return (bits[slot / 64] >> (slot % 64)) & 1u;
-    return sorted.empty() || std::binary_search(sorted.begin(), sorted.end(), slot);
+    return std::binary_search(sorted.begin(), sorted.end(), slot);
   }
+  bool dense() const { return bits.empty() && sorted.empty(); }
   // Where a byte that is not an element lies, for a report ("past the last element", ...).
   std::string describe(std::uintptr_t address) const;
 };

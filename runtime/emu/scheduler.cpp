@@ -1,5 +1,6 @@
 #include "runtime/emu/scheduler.hpp"
 
+#include "runtime/emu/block_watch.hpp"
 #include "runtime/emu/builtins.hpp"
 #include "runtime/emu/race_detector.hpp"
 
@@ -501,6 +502,23 @@ struct BlockRun {
     return buf;
   }
 
+  // For the block watch, read from its thread while this block's thread is stuck in kernel code.
+  std::string hang_description(const Dim3& grid, const Dim3& block) const {
+    std::size_t waiting = 0, ended = 0;
+    for (const Fiber& f : fibers) {
+      waiting += f.fiber_state == FiberState::at_barrier || f.fiber_state == FiberState::at_warp;
+      ended += f.fiber_state == FiberState::done;
+    }
+    std::string text = "block " + dim_text(fibers.empty() ? Dim3{} : fibers[0].state.block_idx) +
+                       " of a launch of grid " + dim_text(grid) + " x block " + dim_text(block);
+    const int r = running;
+    if (r >= 0 && static_cast<std::size_t>(r) < fibers.size())
+      text += " (thread " + dim_text(fibers[static_cast<std::size_t>(r)].state.thread_idx) + " running, " +
+              std::to_string(waiting) + " waiting at a barrier or warp collective, " + std::to_string(ended) +
+              " ended)";
+    return text;
+  }
+
   std::string deadlock_report() const {
     std::ostringstream out;
     out << "every live thread waits and none can proceed:";
@@ -748,6 +766,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
                      kMaxDynamicSharedBytes);
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  watch::LaunchWatch watch([&run, grid, block] { return run.hang_description(grid, block); });
   std::optional<std::string> race_report;  // the first block's with a finding
   const BlockOrder order(options.schedule_seed, blocks);
   for (std::uint64_t i = 0; i < blocks; ++i) {
@@ -757,6 +776,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     const auto bz = static_cast<unsigned>(block_linear / (std::uint64_t{grid.x} * grid.y));
     const Dim3 block_idx{bx, by, bz};
     blockIdx = uint3{bx, by, bz};
+    watch.block_started();
     // Uninitialised shared memory reads as 0xff bytes (NaN for floats), every block anew.
     if (dynamic_shared_bytes > 0) std::memset(shared.get(), 0xff, dynamic_shared_bytes);
     run.clear_ready(threads);

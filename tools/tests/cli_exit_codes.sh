@@ -52,7 +52,7 @@ for args in "help" "help case" "run --help" "check --help"; do
   [[ $rc -eq 0 ]] && echo "ok: ulimit -v 8000000; kverify $args -> 0" || { echo "FAIL: ulimit -v 8000000; kverify $args exited $rc: $out"; fail=1; }
 done
 out="$(limited run 'op=softmax shape=4x5 backend=emu')"; rc=$?
-if [[ $rc -ne 0 ]] || ! grep -q "no data race (emu race detector)" <<<"$out"; then
+if [[ $rc -ne 0 ]] || ! grep -q "no data race, no out-of-bounds read (emu race detector)" <<<"$out"; then
   echo "FAIL: ulimit -v 8000000; kverify run exited $rc without the race detector's 'no data race': $out"; fail=1
 else
   echo "ok: ulimit -v 8000000; kverify run -> 0 (PASS, the race detector on)"
@@ -62,6 +62,21 @@ if [[ $rc -ne 1 ]] || ! grep -q "race" <<<"$out"; then
   echo "FAIL: ulimit -v 8000000; kverify run of a racy mutant exited $rc without a race: $out"; fail=1
 else
   echo "ok: ulimit -v 8000000; a racy mutant -> 1 (the race found)"
+fi
+# A block that runs past KVERIFY_EMU_BLOCK_SECONDS fails with where it was (a 2M-column row is one
+# block of over a second on emu, so a 1 ms limit always sees it running); a limit that is not a
+# number of seconds is bad input.
+out="$(KVERIFY_EMU_BLOCK_SECONDS=0.001 "$k" run 'op=softmax variant=block_per_row shape=1x2000000 backend=emu' 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || ! grep -q "^kverify emu: time limit: block (0,0,0) of a launch of grid (1,1,1) x block (256,1,1) (thread .* running.*the running thread is at .*softmax_block_per_row.cuh:[0-9]" <<<"$out"; then
+  echo "FAIL: KVERIFY_EMU_BLOCK_SECONDS=0.001 kverify run of a 1x2000000 row exited $rc: $out"; fail=1
+else
+  echo "ok: KVERIFY_EMU_BLOCK_SECONDS=0.001 kverify run of a long block -> 1, with the block, thread and line"
+fi
+out="$(KVERIFY_EMU_BLOCK_SECONDS=soon "$k" run 'op=softmax shape=2x3 backend=emu' 2>&1)"; rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q "KVERIFY_EMU_BLOCK_SECONDS=.soon.: accepted: seconds" <<<"$out"; then
+  echo "FAIL: KVERIFY_EMU_BLOCK_SECONDS=soon kverify run exited $rc: $out"; fail=1
+else
+  echo "ok: KVERIFY_EMU_BLOCK_SECONDS=soon -> 2"
 fi
 # `kverify new` refuses a name a registration could not carry: one of kverify's own variants (a
 # registration of it would never run), a C++ keyword (the scaffold's namespace).

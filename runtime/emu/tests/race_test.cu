@@ -283,6 +283,13 @@ __global__ void static_shared_one_short(float* out, bool fixed) {
   out[threadIdx.x] = tile[threadIdx.x];
 }
 
+// --- a block that never ends ------------------------------------------------------------------------
+
+__global__ void spin_on_flag(volatile int* flag) {
+  while (*flag == 0) {  // nothing sets it, and no __nanosleep yields
+  }
+}
+
 // Runs f() and returns the race report ("" when the launch raised none; another LaunchError fails).
 template <typename F>
 std::string race_of(F f) {
@@ -482,6 +489,22 @@ TEST_F(EmuRaceDetector, ReportsSharedMemoryAccessesPastWhatWasDeclared) {
   EXPECT_NE(report.find("thread (31,0,0)"), std::string::npos) << report;
   EXPECT_EQ(race_of([&] { kverify::emu::launch_kernel(static_shared_one_short, 1, 32, 0, nullptr, out.data(), true); }),
             "");
+}
+
+// A spin-wait that never yields never returns to the scheduler: the block watch ends the process
+// after KVERIFY_EMU_BLOCK_SECONDS with the block, the running thread and its source line.
+TEST(EmuBlockWatch, ABlockThatNeverEndsEndsTheProcessSayingWhereItSpins) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process, which reads the limit anew
+  EXPECT_EXIT(
+      {
+        setenv("KVERIFY_EMU_BLOCK_SECONDS", "1", 1);
+        int flag = 0;
+        kverify::emu::launch_kernel(spin_on_flag, 2, 64, 0, nullptr, &flag);
+      },
+      ::testing::ExitedWithCode(1),
+      "kverify emu: time limit: block \\(0,0,0\\) of a launch of grid \\(2,1,1\\) x block \\(64,1,1\\) \\(thread "
+      "\\(0,0,0\\) running, 0 waiting at a barrier or warp collective, 0 ended\\) has run [0-9]+ s without ending "
+      "\\(the limit: 1 s, KVERIFY_EMU_BLOCK_SECONDS\\); the running thread is at [^ ]*race_test.cu:[0-9]+");
 }
 
 TEST_F(EmuRaceDetector, OffRecordsNothing) {

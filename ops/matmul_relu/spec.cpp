@@ -16,6 +16,9 @@ std::vector<std::string> boundary_cases() {
   }
   lines.push_back("shape=40x24x56 a.strides=1,40 b.strides=1,56 c.strides=30,1 a.offset=3 c.offset=7");
   lines.push_back("shape=31x29x45 values=uniform:4 seed=8");
+  // NaN, +-inf and -0 inputs (values=special): the contract's NaN propagation (relu(NaN) is NaN, so
+  // an fmaxf(acc, 0) ReLU fails), inf * 0 and inf - inf, and relu(-0) = +0.
+  for (const char* shape : {"33x17x31", "3x130x2"}) lines.push_back(std::string("shape=") + shape + " values=special");
   // One long side of C, the others tiny: every tile and grid boundary along it at the cost of M*N*K
   // (a long K is a serial loop per thread: the K Cases above reach its tiles).
   for (const char* shape : {"2x600x8", "3x70000x2", "70000x3x2"}) lines.push_back(std::string("shape=") + shape);

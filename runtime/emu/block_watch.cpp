@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -23,6 +24,9 @@ constexpr int kMaxFrames = 32;  // of the stuck thread's stack, sampled once
 
 struct Slot {
   std::atomic<bool> used{false};
+  // Set by the watchdog while it reports: the launch's thread then waits at its next block or at
+  // the launch's end, so that what `describe` reads stays alive.
+  std::atomic<bool> reporting{false};
   std::atomic<std::int64_t> block_started_ns{0};  // 0: between blocks
   pthread_t thread{};
   std::function<std::string()> describe;
@@ -78,15 +82,21 @@ std::string kernel_line(const Slot& s) {
 }
 
 void watchdog() {
+  const double limit = block_limit_seconds();
+  // A quarter of the limit, at most half a second (a short limit is seen soon after it passes).
+  const auto period = std::chrono::microseconds(static_cast<long>(std::clamp(limit / 4, 1e-3, 0.5) * 1e6));
   for (;;) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    const double limit = block_limit_seconds();
+    std::this_thread::sleep_for(period);
     const std::int64_t now = now_ns();
     for (Slot& s : slots) {
       if (!s.used.load(std::memory_order_acquire)) continue;
       const std::int64_t started = s.block_started_ns.load(std::memory_order_relaxed);
-      if (started != 0 && static_cast<double>(now - started) * 1e-9 > limit)
+      if (started == 0 || static_cast<double>(now - started) * 1e-9 <= limit) continue;
+      s.reporting.store(true);
+      // The block may have ended, or the launch, between the two reads: then there is nothing to report.
+      if (s.used.load() && s.block_started_ns.load() == started)
         report_hang(s, static_cast<double>(now - started) * 1e-9);
+      s.reporting.store(false);
     }
   }
 }
@@ -136,10 +146,17 @@ LaunchWatch::LaunchWatch(std::function<std::string()> describe) : slot_(-1) {
   // More launches at once than slots: this one goes unwatched (never a refusal).
 }
 
+namespace {
+void wait_while_reported(const Slot& s) {
+  while (s.reporting.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+}  // namespace
+
 LaunchWatch::~LaunchWatch() {
   if (slot_ < 0) return;
   std::lock_guard lock(slots_mutex);
   Slot& s = slots[slot_];
+  wait_while_reported(s);
   s.block_started_ns.store(0);
   s.used.store(false, std::memory_order_release);
   s.describe = nullptr;
@@ -147,7 +164,9 @@ LaunchWatch::~LaunchWatch() {
 }
 
 void LaunchWatch::block_started() {
-  if (slot_ >= 0) slots[slot_].block_started_ns.store(now_ns(), std::memory_order_relaxed);
+  if (slot_ < 0) return;
+  wait_while_reported(slots[slot_]);
+  slots[slot_].block_started_ns.store(now_ns(), std::memory_order_relaxed);
 }
 
 }  // namespace kverify::emu::watch

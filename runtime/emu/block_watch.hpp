@@ -1,6 +1,7 @@
 // emu's watch on blocks that never end. A thread that spins without yielding (a flag nothing sets,
 // a loop whose exit condition a bug removed) never returns to emu's scheduler, so its launch, and
-// the process, would hang. A watchdog thread looks at the running launches every half second; a
+// the process, would hang. A watchdog thread looks at the running launches every half second (a
+// quarter of the limit when that is shorter); a
 // block that has run past the limit ends the process with a report naming the block, the thread
 // that is running and its source line (sampled from the stuck OS thread), and where the block's
 // other threads wait.

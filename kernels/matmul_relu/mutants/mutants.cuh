@@ -25,6 +25,8 @@ namespace kverify::kernels::matmul_relu::mutants {
 //   kBug 6: the result one f32 ulp high: within tolerance on real values, only exact mode sees it
 //   kBug 7: none in the kernel; its launcher caps the grid at 32 column tiles (512 columns), so the
 //           columns past them are never written (a skinny Case, 2x600x8, shows it at once)
+//   kBug 8: ReLU written fmaxf(acc, 0.0f), which returns 0 for a NaN sum (the contract: NaN stays
+//           NaN); only a Case with NaN or inf inputs sees it
 template <typename T, int kBug>
 __global__ void matmul_buggy(MatmulReluArgs<T> a) {
   const long long n = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -44,9 +46,9 @@ __global__ void matmul_buggy(MatmulReluArgs<T> a) {
       if (kBug == 0) acc = acc > 0.0f ? acc : 0.0f;  // BUG 0: ReLU per K tile
     }
   }
-  float y = acc > 0.0f ? acc : (acc != acc ? acc : 0.0f);
-  if (kBug == 6) y = nextafterf(y, INFINITY);                         // BUG 6: one ulp off
-  a.c[m * a.c_row_stride + n * a.c_col_stride] = kv::from_f32<T>(y);  // BUG 2 writes past M/N too
+  float y = kBug == 8 ? fmaxf(acc, 0.0f) : acc > 0.0f ? acc : (acc != acc ? acc : 0.0f);  // BUG 8
+  if (kBug == 6) y = nextafterf(y, INFINITY);                                             // BUG 6: one ulp off
+  a.c[m * a.c_row_stride + n * a.c_col_stride] = kv::from_f32<T>(y);                      // BUG 2 writes past M/N too
 }
 
 #if defined(KV_BACKEND)
@@ -68,6 +70,7 @@ void a_as_row_major(const LaunchRequest& r) { matmul_buggy<3>(r); }
 void dropped_k_tail(const LaunchRequest& r) { matmul_buggy<4>(r); }
 void f16_accumulator(const LaunchRequest& r) { matmul_buggy<5>(r); }
 void one_ulp_high(const LaunchRequest& r) { matmul_buggy<6>(r); }
+void relu_drops_nan(const LaunchRequest& r) { matmul_buggy<8>(r); }
 void capped_grid(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto a = matmul_relu_args<T>(r);

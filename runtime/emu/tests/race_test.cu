@@ -503,7 +503,7 @@ TEST(EmuBlockWatch, ABlockThatNeverEndsEndsTheProcessSayingWhereItSpins) {
       },
       ::testing::ExitedWithCode(1),
       "kverify emu: time limit: block \\(0,0,0\\) of a launch of grid \\(2,1,1\\) x block \\(64,1,1\\) \\(thread "
-      "\\(0,0,0\\) running, 0 waiting at a barrier or warp collective, 0 ended\\) has run [0-9]+ s without ending "
+      "\\(0,0,0\\) running, 0 waiting at a barrier or warp collective, 0 ended\\) has run [0-9.]+ s without ending "
       "\\(the limit: 1 s, KVERIFY_EMU_BLOCK_SECONDS\\); the running thread is at [^ ]*race_test.cu:[0-9]+");
 }
 

@@ -24,13 +24,17 @@ elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   # reached the detector. Function entry/exit hooks are left out (the detector locates an access by
   # its return address); the macro is undefined so that headers do not take the program for one
   # running under TSan.
+  # With them, the alignment check of UndefinedBehaviorSanitizer, also runtime-less: an access
+  # through a typed pointer at an address its type's alignment does not divide (a float4 at a
+  # 4-byte address) calls kv_emu, which fails the launch as the GPU does (runtime/emu/alignment_check.cpp).
   set(KV_RACE_HOOKS TSAN_CALLS)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    set(KV_RACE_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -U__SANITIZE_THREAD__ -Wno-tsan)
+    set(KV_RACE_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -U__SANITIZE_THREAD__ -Wno-tsan
+                      -fsanitize=alignment)
   else()
     # clang drops the read of a read-then-write of one address unless told to keep it.
     set(KV_RACE_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0
-                      -mllvm -tsan-instrument-read-before-write=1)
+                      -mllvm -tsan-instrument-read-before-write=1 -fsanitize=alignment)
   endif()
 else()
   set(KV_RACE_HOOKS "")

@@ -21,6 +21,7 @@
 #include "reference/compare.hpp"
 #include "runtime/emu/race_detector.hpp"
 #include "runtime/emu/scheduler.hpp"
+#include "runtime/emu/stream_count.hpp"
 
 namespace kverify {
 namespace {
@@ -306,6 +307,7 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
   if (want.size() != outputs.size())
     throw std::logic_error("op " + std::string(c.op->name) + "'s reference gave " + std::to_string(want.size()) +
                            " outputs' expectations, the op declares " + std::to_string(outputs.size()));
+  const std::uint64_t side_stream_launches_before = emu::side_stream_launches();
   begin_step("run 1 of 2 of the kernel");
   if (!guarded_run(c, *variant, first, Poison::nan, verdict)) return finish(verdict);
   begin_step("run 2 of 2 of the kernel");
@@ -360,6 +362,10 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
         "built with --use_fast_math: expf is __expf (2 + 1.173|x| ulp on the device, its argument rounded to f32 "
         "first), x / y is __fdividef and subnormals flush to zero, past this policy's expf (2 ulp); a kernel that "
         "means it registers with POLICY fast_math";
+  if (c.backend == Backend::emu && emu::side_stream_launches() > side_stream_launches_before)
+    verdict.hint += std::string(verdict.hint.empty() ? "" : "; ") +
+                    "the launcher launched on a side stream: emu runs every stream in order, so work left there "
+                    "without its join cannot show as wrong here (the GPU can: run the Case with backend=cuda)";
   return finish(verdict);
 }
 

@@ -36,6 +36,11 @@ run cheat_previous_output_gelu 1 "$refused output y"
 run cheat_zero_inputs_gelu 1 "$refused input x"
 run cheat_sampled_rows_softmax 1 "$refused output y"
 run cheat_recognised_inputs_gelu 1 "$refused output y"
+# Outside the bench, emu says what it cannot see of the side-stream cheat: its streams run in order.
+out="$("$kv" run 'op=gelu_tanh variant=cheat_side_stream_gelu shape=3x5 backend=emu' 2>&1)"
+grep -q "^  hint: the launcher launched on a side stream: emu runs every stream in order" <<<"$out" ||
+  { echo "$out"; fail "run of cheat_side_stream_gelu on emu: no hint that emu runs streams in order"; }
+echo "as expected  run cheat_side_stream_gelu: the Verdict says emu runs streams in order"
 # The same nine through `kverify mutants --bench`: six refused, three not judged without a GPU (exit 3).
 rc=0
 "$kv" mutants --bench --out "$work/catalogue" >"$work/catalogue.txt" 2>&1 || rc=$?

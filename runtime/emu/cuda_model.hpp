@@ -328,7 +328,7 @@ LaunchStats launch(dim3 grid, dim3 block, std::size_t dynamic_shared_bytes, cons
 template <typename... Params, typename... Args>
 void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                    cudaStream_t stream, Args&&... args) {
-  static_cast<void>(stream);  // every launch is synchronous on emu
+  api::note_stream_of_launch(stream);  // every launch is synchronous on emu, and a Case says so
   if (!api::admit_launch(reinterpret_cast<const void*>(kernel), grid, block, dynamic_shared_bytes)) return;
   api::note_launch(
       launch(grid, block, dynamic_shared_bytes, current_launch_options(), kernel, std::forward<Args>(args)...));

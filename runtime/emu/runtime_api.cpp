@@ -1,5 +1,9 @@
 #include "runtime/emu/runtime_api.hpp"
 
+#include "runtime/emu/stream_count.hpp"
+
+#include <atomic>
+
 #include "runtime/emu/race_detector.hpp"
 
 #include <algorithm>
@@ -543,6 +547,15 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+namespace {
+std::atomic<std::uint64_t> g_side_stream_launches{0};
+}
+std::uint64_t kverify::emu::side_stream_launches() { return g_side_stream_launches.load(std::memory_order_relaxed); }
+void kverify::emu::api::note_stream_of_launch(cudaStream_t stream) {
+  if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread)
+    g_side_stream_launches.fetch_add(1, std::memory_order_relaxed);
+}
+
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   if (!stream) return record(cudaErrorInvalidValue);
   *stream = reinterpret_cast<cudaStream_t>(new Stream{flags});

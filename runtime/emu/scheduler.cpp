@@ -68,6 +68,8 @@ std::string_view name(LaunchError::Kind kind) {
       return "exception in kernel";
     case LaunchError::Kind::race:
       return "race";
+    case LaunchError::Kind::misaligned_address:
+      return "misaligned address";
   }
   return "?";
 }
@@ -681,6 +683,18 @@ void trap(const std::source_location& site) {
   if (!run || run->running < 0) throw std::logic_error("__trap called outside an emu launch");
   run->fail(LaunchError::Kind::trap, run->who(run->self()) + " executed __trap() at " + site_text(site));
   throw BlockAbandoned{};
+}
+
+void end_thread_with(LaunchError::Kind kind, const std::string& what) {
+  BlockRun* run = active_block;
+  if (!run || run->running < 0) throw std::logic_error("end_thread_with called outside an emu launch");
+  Fiber& f = run->self();
+  run->fail(kind, run->who(f) + ": " + what);
+  // The thread counts as ended (its frames stay as they are: the scheduler never resumes it), and
+  // the scheduler, seeing the error, abandons the block and fails the launch.
+  run->thread_exited(f);
+  run->yield_to_scheduler(true);
+  __builtin_unreachable();
 }
 
 }  // namespace detail

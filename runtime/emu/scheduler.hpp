@@ -37,7 +37,16 @@ struct LaunchStats {
 
 class LaunchError : public std::runtime_error {
  public:
-  enum class Kind { bad_launch, divergent_barrier, bad_warp_collective, deadlock, trap, kernel_exception, race };
+  enum class Kind {
+    bad_launch,
+    divergent_barrier,
+    bad_warp_collective,
+    deadlock,
+    trap,
+    kernel_exception,
+    race,
+    misaligned_address
+  };
   LaunchError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 
@@ -101,6 +110,10 @@ std::uint64_t syncthreads_count(int predicate, const std::source_location& site)
 std::uint64_t warp_collective(Collective kind, unsigned mask, std::uint64_t value, int param, int width,
                               const std::source_location& site);
 [[noreturn]] void trap(const std::source_location& site);
+// Fails the launch with `kind` and ends the running thread where it is, without unwinding its
+// frames: for a check compiled into kernel code, whose call cannot throw. `what` follows the
+// thread's name in the message.
+[[noreturn]] void end_thread_with(LaunchError::Kind kind, const std::string& what);
 // __nanosleep: the calling thread goes to the back of the ready threads and another runs, so a
 // spin-wait makes progress. A block whose every live thread only yields, 2^22 times in a row
 // with no thread reaching a barrier, a collective or its end, is reported as a deadlock (a

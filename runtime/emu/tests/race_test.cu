@@ -283,6 +283,14 @@ __global__ void static_shared_one_short(float* out, bool fixed) {
   out[threadIdx.x] = tile[threadIdx.x];
 }
 
+// --- a vector access at an address its type's alignment does not divide ----------------------------
+
+__global__ void float4_sum_at(const float* x, float* out, unsigned offset) {
+  KV_MARK(line_a);
+  const float4 v = *reinterpret_cast<const float4*>(x + offset);  // 16-byte aligned only when offset % 4 == 0
+  out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+
 // --- a block that never ends ------------------------------------------------------------------------
 
 __global__ void spin_on_flag(volatile int* flag) {
@@ -505,6 +513,27 @@ TEST(EmuBlockWatch, ABlockThatNeverEndsEndsTheProcessSayingWhereItSpins) {
       "kverify emu: time limit: block \\(0,0,0\\) of a launch of grid \\(2,1,1\\) x block \\(64,1,1\\) \\(thread "
       "\\(0,0,0\\) running, 0 waiting at a barrier or warp collective, 0 ended\\) has run [0-9.]+ s without ending "
       "\\(the limit: 1 s, KVERIFY_EMU_BLOCK_SECONDS\\); the running thread is at [^ ]*race_test.cu:[0-9]+");
+}
+
+// A float4 read from an address that is 4- but not 16-byte aligned: the GPU stops the kernel
+// ("misaligned address"); on x86 it may run (four scalar loads) or fault, so emu checks the type.
+TEST(EmuAlignment, AFloat4AtAFourByteAddressFailsTheLaunchAsTheGpuDoes) {
+  if (!kverify::emu::race::instrumented())
+    GTEST_SKIP() << "this build's kernels are not instrumented: " << kverify::emu::race::status_text();
+  alignas(16) float x[16] = {};
+  float out[32] = {};
+  try {
+    kverify::emu::launch_kernel(float4_sum_at, 1, 32, 0, nullptr, x, out, 1u);
+    ADD_FAILURE() << "the misaligned float4 launched without an error";
+  } catch (const LaunchError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.kind(), LaunchError::Kind::misaligned_address) << what;
+    EXPECT_NE(what.find("misaligned address: block (0,0,0) thread (0,0,0): "), std::string::npos) << what;
+    EXPECT_NE(what.find("float4' (16-byte aligned) at "), std::string::npos) << what;
+    EXPECT_NE(what.find(at_line(line_a + 1)), std::string::npos) << what;
+    EXPECT_NE(what.find("is not a multiple of 16"), std::string::npos) << what;
+  }
+  EXPECT_NO_THROW(kverify::emu::launch_kernel(float4_sum_at, 1, 32, 0, nullptr, x, out, 4u));
 }
 
 TEST_F(EmuRaceDetector, OffRecordsNothing) {

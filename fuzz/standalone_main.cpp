@@ -7,21 +7,30 @@
 //   fuzz_run <target> --replay PATH...
 //   fuzz_run --self-test [--runs N]     the decoder: every input decodes to a valid Case, and
 //                                       encode(decode(x)) decodes to the same Case
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
+#include <mutex>
+#include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.hpp"
 #include "fuzz/targets.hpp"
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
+#include "pipeline/fault_report.hpp"
 #include "tools/options.hpp"
 
 namespace {
@@ -75,6 +84,67 @@ std::string hex_name(const std::vector<std::uint8_t>& bytes) {
   std::snprintf(buf, sizeof buf, "finding-%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
+
+std::string finding_heading(std::string_view target, long execs, double seconds) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "FINDING in %.*s after %ld execs (%.1f s)\n", static_cast<int>(target.size()),
+                target.data(), execs, seconds);
+  return buf;
+}
+
+std::string finding_tail(const std::string& case_line, const fs::path& input) {
+  return "  case: " + case_line + "\n  input: " + input.string() + "\n";
+}
+
+// A kernel that crashes the process (emu: a wild write is a SIGSEGV here) is a finding too: the
+// handlers write the input that ran and its Case line where a returned finding's go, and print the
+// same FINDING lines, as libFuzzer keeps its crash inputs.
+void prepare_crash_report(const Target& t, const std::vector<std::uint8_t>& input, const RunOptions& o, long exec,
+                          double seconds, const fs::path& artifacts) {
+  const fs::path out = artifacts / hex_name(input);
+  const std::string case_line = decode_only(t, input.data(), input.size(), o);
+  const std::string case_file = case_line + "\n";
+  report_faults({.before = finding_heading(t.name, exec, seconds) + kCrashHeading,
+                 .after = kCrashCauses + finding_tail(case_line, out),
+                 .files = {{out.string(), input},
+                           {out.string() + ".case", std::vector<std::uint8_t>(case_file.begin(), case_file.end())}}});
+}
+
+// The --time budget holds even while one input runs long: at the deadline the watcher prints the
+// summary of the inputs that finished (the one still running is not counted) and ends the process.
+// Whoever ends the run first (the watcher, a finding, the loop) claims `ending`.
+class Deadline {
+ public:
+  Deadline(double seconds, std::function<void()> on_expiry)
+      : watcher_([this, seconds, on_expiry = std::move(on_expiry)] {
+          std::unique_lock lock(mutex_);
+          if (changed_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return stopped_; })) return;
+          if (claim()) {
+            on_expiry();
+            std::fflush(stdout);
+            _exit(0);
+          }
+        }) {}
+  ~Deadline() {
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = true;
+    }
+    changed_.notify_all();
+    watcher_.join();
+  }
+  // True for the first caller only; a later caller waits for the process to end.
+  static bool claim() {
+    static std::atomic<bool> ending{false};
+    return !ending.exchange(true);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stopped_ = false;
+  std::thread watcher_;
+};
 
 int self_test(long runs) {
   std::mt19937_64 rng(2026);
@@ -206,7 +276,17 @@ int main(int argc, char** argv) {
     const auto elapsed = [&] {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    long execs = 0;
+    std::atomic<long> execs = 0;
+    const auto summary = [&] {
+      std::printf(
+          "fuzz_run %s on %s: %ld execs in %.1f s (%.1f execs/s; the %zu corpus inputs first), no finding\n",
+          args[0].c_str(), std::string(name(options.backend)).c_str(), execs.load(), elapsed(),
+          execs / std::max(elapsed(), 1e-9), corpus.size());
+    };
+    std::error_code dir_error;
+    fs::create_directories(artifacts, dir_error);
+    std::optional<Deadline> deadline;
+    if (runs < 0) deadline.emplace(seconds, summary);
     double next_report = 10;
     while (true) {
       if (runs >= 0 && execs >= runs) break;
@@ -230,29 +310,29 @@ int main(int argc, char** argv) {
         input.resize(rng() % 48);
         for (auto& b : input) b = static_cast<std::uint8_t>(rng());
       }
+      prepare_crash_report(*target, input, options, execs + 1, elapsed(), artifacts);
       const InputResult r = run_input(*target, input.data(), input.size(), options);
-      ++execs;
       if (r.finding) {
-        std::error_code ec;
-        fs::create_directories(artifacts, ec);
+        if (!Deadline::claim()) pause();  // the watcher is ending the run
         const fs::path out = fs::path(artifacts) / hex_name(input);
         std::ofstream(out, std::ios::binary)
             .write(reinterpret_cast<const char*>(input.data()), static_cast<long>(input.size()));
         if (!r.case_line.empty()) std::ofstream(out.string() + ".case") << r.case_line << "\n";
-        std::printf("FINDING in %s after %ld execs (%.1f s)\n%s\n  case: %s\n  input: %s\n", args[0].c_str(), execs,
-                    elapsed(), r.report.c_str(), r.case_line.c_str(), out.c_str());
-        return 1;
+        std::printf("%s%s\n%s", finding_heading(args[0], execs + 1, elapsed()).c_str(), r.report.c_str(),
+                    finding_tail(r.case_line, out).c_str());
+        std::fflush(stdout);
+        _exit(1);  // the watcher may be waiting: no destructors
       }
+      ++execs;
       if (elapsed() >= next_report) {
         std::printf("  %s on %s: %ld execs, %.0f s, %.1f execs/s\n", args[0].c_str(),
-                    std::string(name(options.backend)).c_str(), execs, elapsed(), execs / elapsed());
+                    std::string(name(options.backend)).c_str(), execs.load(), elapsed(), execs / elapsed());
         std::fflush(stdout);
         next_report += 10;
       }
     }
-    std::printf("fuzz_run %s on %s: %ld execs in %.1f s (%.1f execs/s; %zu corpus inputs replayed first), no finding\n",
-                args[0].c_str(), std::string(name(options.backend)).c_str(), execs, elapsed(),
-                execs / std::max(elapsed(), 1e-9), corpus.size());
+    if (!Deadline::claim()) pause();
+    summary();
     return 0;
   } catch (const InputError& e) {
     std::fprintf(stderr, "fuzz_run: %s\n", e.what());

@@ -1,38 +1,49 @@
 #include "pipeline/fault_report.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstring>
-#include <vector>
+#include <utility>
 
 namespace kverify {
 namespace {
 
-std::string& message() {
-  static std::string m;
-  return m;
+FaultReport& prepared() {
+  static FaultReport r;
+  return r;
+}
+
+void write_all(int fd, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = write(fd, p, size);
+    if (n <= 0) return;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
 }
 
 void on_fault(int sig) {
-  // async-signal-safe: write(2) of prepared text only
-  const char* head = "FAIL  device fault: the kernel crashed the process with signal ";
-  (void)!write(1, head, std::strlen(head));
-  const char* abbrev = sigabbrev_np(sig);
-  if (abbrev) {
-    (void)!write(1, "SIG", 3);
-    (void)!write(1, abbrev, std::strlen(abbrev));
+  // async-signal-safe: open(2), write(2) and close(2) of prepared bytes only
+  const FaultReport& r = prepared();
+  for (const FaultReport::File& f : r.files) {
+    const int fd = open(f.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) continue;
+    write_all(fd, f.bytes.data(), f.bytes.size());
+    close(fd);
   }
-  (void)!write(1, message().data(), message().size());
+  write_all(1, r.before.data(), r.before.size());
+  if (const char* abbrev = sigabbrev_np(sig)) {
+    write_all(1, "SIG", 3);
+    write_all(1, abbrev, std::strlen(abbrev));
+  }
+  write_all(1, r.after.data(), r.after.size());
   _exit(1);
 }
 
-}  // namespace
-
-void report_faults_of(const std::string& case_line) {
-  message() = " (" +
-              std::string("a wild memory access, a trap or an abort in the launcher, the kernel or the emulator") +
-              ")\n  the Case: " + case_line + "\n  reproduce: ./kverify run '" + case_line + "'\n";
+void install_handlers() {
   static std::vector<char> alt(1 << 16);
   stack_t ss{};
   ss.ss_sp = alt.data();
@@ -43,6 +54,20 @@ void report_faults_of(const std::string& case_line) {
   sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace
+
+void report_faults(FaultReport report) {
+  static const bool installed = (install_handlers(), true);
+  (void)installed;
+  prepared() = std::move(report);
+}
+
+void report_faults_of(const std::string& case_line) {
+  report_faults({.before = kCrashHeading,
+                 .after = kCrashCauses + std::string("  the Case: ") + case_line + "\n  reproduce: ./kverify run '" +
+                          case_line + "'\n"});
 }
 
 }  // namespace kverify

@@ -17,7 +17,7 @@
 #include "pipeline/execute.hpp"
 #include "pipeline/run_case.hpp"
 #include "reference/baseline.hpp"
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 namespace kverify {
 

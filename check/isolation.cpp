@@ -27,7 +27,7 @@
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
 #include "properties/catalogue.hpp"
-#include "runtime/emu/block_watch.hpp"
+#include "runtime/emu/detectors/block_watch.hpp"
 
 extern char** environ;
 
@@ -124,7 +124,7 @@ void child_begin(Backend) {
   case_trace_hook() = &child_trace;
   // An emu block that never ends: the parent fails the Case that was running with this report.
   emu::watch::set_hang_reporter([](const std::string& report) {
-    std::printf("@kv fault %s\n", escape(report).c_str());
+    std::printf("@kv timeout %s\n", escape(report).c_str());
     std::fflush(stdout);
     std::_Exit(kFaultExit);
   });
@@ -203,6 +203,8 @@ void ChildTranscript::feed(const std::string& line) {
     cases_in_part = 0;
   } else if (kind == "fault") {
     fault = unescape(rest);
+  } else if (kind == "timeout") {
+    timeout = unescape(rest);
   } else if (kind == "done") {
     done = true;
   } else if (kind == "boundary") {
@@ -301,7 +303,7 @@ void merge_boundary_row(CheckReport& report, std::map<std::string, std::size_t>&
 }
 
 std::string how_it_ended(const ChildResult& r, const ChildTranscript& t) {
-  if (t.fault.starts_with("time limit: ")) return t.fault.substr(12);
+  if (!t.timeout.empty()) return t.timeout;
   if (!t.fault.empty()) return t.fault;
   if (r.signal) {
     // What the process said as it died: an assert's line, an uncaught exception, a sanitizer's report.
@@ -391,7 +393,7 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
     const std::string running =
         t.running.empty() ? "(no Case line had been printed yet, in " + part_name + ")" : t.running;
     // SIGABRT is host code: the launcher's (or, on emu, the emulated kernel's) assert or abort.
-    const bool hung = t.fault.starts_with("time limit: ");
+    const bool hung = !t.timeout.empty();
     const std::string what = hung                      ? "time limit"
                              : child.signal == SIGABRT ? "the launcher or kernel aborted"
                                                        : "device fault";

@@ -37,6 +37,7 @@ struct ChildTranscript {
   int cases_in_part = 0;          // Case lines seen in that part
   std::string running;            // the last Case line (the one running when the child stopped)
   std::string fault;              // a "@kv fault" line: the CUDA error that ended the child
+  std::string timeout;            // a "@kv timeout" line: the emu block that never ended
   bool done = false;              // the child finished normally
   std::vector<std::string> tail;  // the last non-protocol lines (e.g. an ASan report)
   // compute-sanitizer records, attributed to the Case line that was running

@@ -2,7 +2,7 @@
 
 #include "core/json.hpp"
 #include "kernels/registry.hpp"
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 #include <array>
 #include <cstdio>

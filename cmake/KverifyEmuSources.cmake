@@ -1,4 +1,4 @@
-# CUDA sources for the emu build: the rewrite of <<<>>> launches (runtime/emu/launch_rewrite/).
+# CUDA sources for the emu build: the rewrite of <<<>>> launches (runtime/emu/rewrite/).
 #
 #   kverify_emu_rewrite(<out_var> <source>...)
 #
@@ -29,7 +29,7 @@
 #   generated files to targets of the directory that generates them); calling it again there for
 #   the same source returns the same copy.
 
-set_property(GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER "${CMAKE_CURRENT_LIST_DIR}/../runtime/emu/launch_syntax.hpp")
+set_property(GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER "${CMAKE_CURRENT_LIST_DIR}/../runtime/emu/model/launch_syntax.hpp")
 
 function(kverify_emu_rewrite out_var)
   if(NOT TARGET kv_emu_launch_rewrite)

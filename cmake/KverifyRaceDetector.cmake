@@ -1,4 +1,4 @@
-# The emu race detector's instrumentation (runtime/emu/race_detector.hpp says what it reports).
+# The emu race detector's instrumentation (runtime/emu/detectors/race_detector.hpp says what it reports).
 #
 # The kernels' TUs get the compiler's memory-access instrumentation without its runtime, so that
 # every load and store calls the detector:
@@ -26,7 +26,7 @@ elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   # running under TSan.
   # With them, the alignment check of UndefinedBehaviorSanitizer, also runtime-less: an access
   # through a typed pointer at an address its type's alignment does not divide (a float4 at a
-  # 4-byte address) calls kv_emu, which fails the launch as the GPU does (runtime/emu/alignment_check.cpp).
+  # 4-byte address) calls kv_emu, which fails the launch as the GPU does (runtime/emu/detectors/alignment_check.cpp).
   set(KV_RACE_HOOKS TSAN_CALLS)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     set(KV_RACE_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -U__SANITIZE_THREAD__ -Wno-tsan

@@ -687,13 +687,13 @@ function(_kverify_generate_variants)
       set(includes_emu "#define main kverify_unused_main_${key}\nnamespace kverify_user_${key} {\n${includes_emu}}  // namespace kverify_user_${key}\n#undef main\n")
       set(includes_cuda "#define main kverify_unused_main_${key}\n${includes_cuda}#undef main\n")
     endif()
-    # nvcc's fast math, as emu models it (runtime/emu/fast_math.hpp), before the sources.
+    # nvcc's fast math, as emu models it (runtime/emu/model/fast_math.hpp), before the sources.
     # Its function macros come after everything the sources include from the system (the prelude).
-    set(prelude "#include \"runtime/emu/fast_math.hpp\"\n")
+    set(prelude "#include \"runtime/emu/model/fast_math.hpp\"\n")
     if(g_${key}_cuda_flags MATCHES "(^|;)-?-use_fast_math(;|$)")
-      set(prelude "#include \"runtime/emu/user_kernel_prelude.hpp\"\n#define KVERIFY_EMU_FAST_MATH 1\n${prelude}")
+      set(prelude "#include \"runtime/emu/model/user_kernel_prelude.hpp\"\n#define KVERIFY_EMU_FAST_MATH 1\n${prelude}")
     elseif(kind STREQUAL "kernel")
-      set(prelude "#include \"runtime/emu/user_kernel_prelude.hpp\"\n${prelude}")
+      set(prelude "#include \"runtime/emu/model/user_kernel_prelude.hpp\"\n${prelude}")
     endif()
     set(includes_emu "${prelude}${includes_emu}")
     set(backends emu cuda)

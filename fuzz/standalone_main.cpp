@@ -278,10 +278,9 @@ int main(int argc, char** argv) {
     };
     std::atomic<long> execs = 0;
     const auto summary = [&] {
-      std::printf(
-          "fuzz_run %s on %s: %ld execs in %.1f s (%.1f execs/s; the %zu corpus inputs first), no finding\n",
-          args[0].c_str(), std::string(name(options.backend)).c_str(), execs.load(), elapsed(),
-          execs / std::max(elapsed(), 1e-9), corpus.size());
+      std::printf("fuzz_run %s on %s: %ld execs in %.1f s (%.1f execs/s; the %zu corpus inputs first), no finding\n",
+                  args[0].c_str(), std::string(name(options.backend)).c_str(), execs.load(), elapsed(),
+                  execs / std::max(elapsed(), 1e-9), corpus.size());
     };
     std::error_code dir_error;
     fs::create_directories(artifacts, dir_error);

@@ -6,7 +6,7 @@
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
 #include "pipeline/run_case.hpp"
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 namespace kverify::properties {
 namespace {

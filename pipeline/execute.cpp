@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 #if KVERIFY_HAVE_CUDA
 #include <cuda_runtime.h>

@@ -19,9 +19,9 @@
 #include "pipeline/memory_plan.hpp"
 #include "reference/baseline.hpp"
 #include "reference/compare.hpp"
-#include "runtime/emu/race_detector.hpp"
-#include "runtime/emu/scheduler.hpp"
-#include "runtime/emu/stream_count.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
+#include "runtime/emu/model/scheduler.hpp"
+#include "runtime/emu/model/stream_count.hpp"
 
 namespace kverify {
 namespace {
@@ -128,10 +128,10 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
       after[t] = images[t].hash();
     }
   });
-  for (const std::string& report : races.reports()) {
-    if (verdict.reason.empty()) verdict.reason = std::string(run_name) + ": " + report;
-    // "out-of-bounds read: ...", "out-of-bounds write: ..." or "race: ...": the guard is the finding's kind.
-    verdict.guards.push_back({report.substr(0, report.find(':')), "", std::string(run_name) + ": " + report});
+  for (const emu::race::Finding& finding : races.findings()) {
+    const std::string said = std::string(run_name) + ": " + finding.line();
+    if (verdict.reason.empty()) verdict.reason = said;
+    verdict.guards.push_back({finding.guard, "", said});
   }
   for (int t = 0; t < n; ++t)
     report_guards(run_name, images[t].name(), damaged[t], totals[t], !is_output(c, t) && after[t] != before[t],

@@ -45,7 +45,7 @@ inline constexpr std::uint64_t kRandomPoisonSeed = 0x5eed;
 void report_guards(const std::string& run_name, const std::string& tensor, const std::vector<std::string>& damaged,
                    std::size_t damaged_total, bool input_modified, Verdict& verdict);
 // The Case of the second guarded run: on emu another schedule seed (other block and thread orders,
-// runtime/emu/scheduler.hpp), so a result that depends on the order in which blocks or threads
+// runtime/emu/model/scheduler.hpp), so a result that depends on the order in which blocks or threads
 // run (float atomics across blocks, a "last block combines" without a fence) differs between the
 // two runs; elsewhere the Case itself (the GPU chooses its own orders).
 Case second_run_of(const Case& c);

@@ -1,5 +1,5 @@
 // What kverify's kernels include: CUDA with cuda_fp16.h and cuda_bf16.h. Under nvcc it is CUDA
-// itself; under a host compiler the emu model of it (runtime/emu/cuda_model.hpp, whose surface
+// itself; under a host compiler the emu model of it (runtime/emu/model/cuda_model.hpp, whose surface
 // docs/emu-cuda-surface.md lists). Kernels are ordinary CUDA C++ (__half, __nv_bfloat16, vector
 // types, extern __shared__, ...); the one addition is kv::to_f32 / kv::from_f32<T>, a single
 // spelling of the round-to-nearest conversion between float and each storage type for templates
@@ -34,9 +34,9 @@ __device__ __forceinline__ __nv_bfloat16 from_f32<__nv_bfloat16>(float v) {
 // The emu model of what nvcc gives every .cu file (cuda_runtime.h) plus cuda_fp16.h and
 // cuda_bf16.h.
 #include "core/dtype.hpp"
-#include "runtime/emu/cuda_model.hpp"
 #include "runtime/emu/include/cuda_bf16.h"
 #include "runtime/emu/include/cuda_fp16.h"
+#include "runtime/emu/model/cuda_model.hpp"
 
 namespace kv {
 constexpr float to_f32(float v) { return v; }

@@ -8,7 +8,7 @@
 #include "pipeline/execute.hpp"
 #include "pipeline/fault_report.hpp"
 #include "pipeline/run_case.hpp"
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 #include "tools/command.hpp"
 #include "tools/environment.hpp"
 

@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "core/verdict.hpp"
 #include "kernels/registry.hpp"
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 #include "tools/command.hpp"
 #include "tools/environment.hpp"
 

@@ -72,6 +72,17 @@ if [[ $rc -ne 1 ]] || ! grep -q "^kverify emu: time limit: block (0,0,0) of a la
 else
   echo "ok: KVERIFY_EMU_BLOCK_SECONDS=0.001 kverify run of a long block -> 1, with the block, thread and line"
 fi
+# Under check the child reports the block to its parent, which fails the Case that was running and
+# runs none of the variant's other Cases (each would likely cost the whole limit again).
+hang_json="$(mktemp -d)/hang.json"
+out="$(KVERIFY_EMU_BLOCK_SECONDS=0.001 "$k" check --backend emu --op softmax --variant block_per_row --dtype f32 --budget 1 --json "$hang_json" 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || ! grep -q "FAIL  softmax/block_per_row on emu: time limit: block .* has run .*softmax_block_per_row.cuh:[0-9]" <<<"$out" ||
+   ! grep -q "the variant's remaining Cases were not run" <<<"$out"; then
+  echo "FAIL: KVERIFY_EMU_BLOCK_SECONDS=0.001 kverify check of block_per_row exited $rc: $out"; fail=1
+else
+  echo "ok: KVERIFY_EMU_BLOCK_SECONDS=0.001 kverify check -> 1, the running Case failed as a time limit, the rest not run"
+fi
+rm -rf "$(dirname "$hang_json")"
 out="$(KVERIFY_EMU_BLOCK_SECONDS=soon "$k" run 'op=softmax shape=2x3 backend=emu' 2>&1)"; rc=$?
 if [[ $rc -ne 2 ]] || ! grep -q "KVERIFY_EMU_BLOCK_SECONDS=.soon.: accepted: seconds" <<<"$out"; then
   echo "FAIL: KVERIFY_EMU_BLOCK_SECONDS=soon kverify run exited $rc: $out"; fail=1

@@ -9,7 +9,7 @@
 // mutant_refuses_every_case's launcher throws: it tests that a check never passes what did not run.
 // mutant_atomic_combine is order-dependent: emu kills it by running a Case's two guarded runs in
 // two block orders (pipeline/run_case.hpp: second_run_of).
-// The hazards of emu's race detector (runtime/emu/race_detector.hpp), one mutant each:
+// The hazards of emu's race detector (runtime/emu/detectors/race_detector.hpp), one mutant each:
 //   mutant_reused_partials         shared partials reused for the next row with no barrier (intra-block)
 //   mutant_warp_without_syncwarp   a warp's tree reduction in shared memory without __syncwarp (intra-warp)
 //   mutant_unfenced_last_block     the last block combines the others' partials, no __threadfence

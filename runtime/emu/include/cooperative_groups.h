@@ -1,5 +1,5 @@
 // Cooperative groups on emu: the part of CUDA's <cooperative_groups.h> that kernels use, with the
-// toolkit's names, built on the emu's barrier and warp collectives (runtime/emu/collectives.hpp).
+// toolkit's names, built on the emu's barrier and warp collectives (runtime/emu/model/collectives.hpp).
 //
 //   this_thread_block(): thread_block   sync, thread_rank, size, num_threads, group_index,
 //                                       thread_index, dim_threads (group_dim)
@@ -28,7 +28,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/emu/collectives.hpp"
+#include "runtime/emu/model/collectives.hpp"
 
 namespace cooperative_groups {
 

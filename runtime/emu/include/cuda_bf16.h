@@ -1,3 +1,3 @@
 // emu: CUDA's cuda_bf16.h for host-compiled kernel code (both 16-bit types live in one header).
 #pragma once
-#include "../fp16.hpp"
+#include "../model/fp16.hpp"

@@ -1,3 +1,3 @@
-// emu: CUDA's device_functions.h for host-compiled kernel code (runtime/emu/cuda_model.hpp holds the model).
+// emu: CUDA's device_functions.h for host-compiled kernel code (runtime/emu/model/cuda_model.hpp holds the model).
 #pragma once
-#include "../cuda_model.hpp"
+#include "../model/cuda_model.hpp"

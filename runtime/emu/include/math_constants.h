@@ -3,7 +3,7 @@
 // __longlong_as_double (runtime/emu/tests/intrinsics_test.cpp compares them with the toolkit's).
 #pragma once
 
-#include "../device_functions.hpp"
+#include "../model/device_functions.hpp"
 
 #define CUDART_INF_F __int_as_float(0x7f800000U)
 #define CUDART_NAN_F __int_as_float(0x7fffffffU)

@@ -1,3 +1,3 @@
 // emu: CUDA's vector_types.h for host-compiled kernel code.
 #pragma once
-#include "../vector_types.hpp"
+#include "../model/vector_types.hpp"

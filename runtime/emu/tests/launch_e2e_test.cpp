@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/emu/scheduler.hpp"
+#include "runtime/emu/model/scheduler.hpp"
 #include "runtime/emu/tests/launch_e2e/launcher.hpp"
 
 namespace {

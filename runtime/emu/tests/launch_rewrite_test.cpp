@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/emu/launch_rewrite/rewrite.hpp"
+#include "runtime/emu/rewrite/launches.hpp"
 
 namespace {
 
@@ -162,11 +162,12 @@ TEST(EmuLaunchRewrite, CollectsQuoteIncludesOnly) {
 
 TEST(EmuLaunchRewrite, EmitNamesTheOriginalFileAndIncludesTheMacroOnlyWhenNeeded) {
   EXPECT_EQ(lr::emit(lr::rewrite("k<<<1, 1>>>();\n"), "/src/my \"op\".cu"),
-            "#include \"runtime/emu/launch_syntax.hpp\"\n#line 1 \"/src/my \\\"op\\\".cu\"\n"
+            "#include \"runtime/emu/model/launch_syntax.hpp\"\n#line 1 \"/src/my \\\"op\\\".cu\"\n"
             "KVERIFY_EMU_LAUNCH((k), (1, 1))();\n");
   EXPECT_EQ(lr::emit(lr::rewrite("int x;\n"), "/src/h.cuh"), "#line 1 \"/src/h.cuh\"\nint x;\n");
-  EXPECT_EQ(lr::emit(lr::rewrite("k<<<1, 1>>>();"), "/a.cu", "/kv/runtime/emu/launch_syntax.hpp"),
-            "#include \"/kv/runtime/emu/launch_syntax.hpp\"\n#line 1 \"/a.cu\"\nKVERIFY_EMU_LAUNCH((k), (1, 1))();");
+  EXPECT_EQ(
+      lr::emit(lr::rewrite("k<<<1, 1>>>();"), "/a.cu", "/kv/runtime/emu/model/launch_syntax.hpp"),
+      "#include \"/kv/runtime/emu/model/launch_syntax.hpp\"\n#line 1 \"/a.cu\"\nKVERIFY_EMU_LAUNCH((k), (1, 1))();");
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "runtime/emu/rewrite_shared.hpp"
+#include "runtime/emu/rewrite/shared_declarations.hpp"
 
 namespace {
 

@@ -23,7 +23,7 @@ using kverify::emu::LaunchError;
 TEST(EmuRuntimeApi, ErrorNamesAndTextsAreCudarts) {
   const std::pair<cudaError_t, const char*> all[] = {
 #define X(name, value, text) {name, #name},
-#include "runtime/emu/cuda_errors.def"
+#include "runtime/emu/model/cuda_errors.def"
 #undef X
   };
   EXPECT_EQ(std::size(all), 133u);

@@ -1,5 +1,5 @@
 // CUB on emu: the block- and warp-level collectives that kernels use, under CUB's header names,
-// built on emu's barrier and warp collectives (runtime/emu/collectives.hpp) so that the
+// built on emu's barrier and warp collectives (runtime/emu/model/collectives.hpp) so that the
 // scheduler's checks apply to them, each with the user's line.
 //
 //   cub/warp/warp_reduce.cuh     WarpReduce<T, LOGICAL_WARP_THREADS>: Sum, Reduce (+ valid_items)

@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-#include "runtime/emu/collectives.hpp"
+#include "runtime/emu/model/collectives.hpp"
 
 namespace cub {
 

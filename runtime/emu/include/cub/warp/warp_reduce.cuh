@@ -15,7 +15,7 @@
 // other size goes through TempStorage in shared memory with __syncwarp between steps, as CUB does.
 //
 // The result is defined in lane 0 only (CUB's documentation); the other lanes get a poisoned value
-// (NaN for floating point, see runtime/emu/collectives.hpp), so a kernel that uses it elsewhere
+// (NaN for floating point, see runtime/emu/model/collectives.hpp), so a kernel that uses it elsewhere
 // computes garbage on emu as it may on the GPU. TempStorage reused by a second WarpReduce without
 // a __syncwarp between is a race in CUDA (a later race detector of emu's reports it).
 #pragma once

@@ -1,4 +1,4 @@
-// What a rewritten `<<<>>>` launch expands to on emu (runtime/emu/launch_rewrite/ writes the
+// What a rewritten `<<<>>>` launch expands to on emu (runtime/emu/rewrite/ writes the
 // rewrite and includes this header first in every file it rewrites).
 //
 //   kernel<<<grid, block, shmem, stream>>>(args...)
@@ -27,7 +27,7 @@
 
 // What nvcc makes visible to every .cu without an include (cuda_runtime.h: qualifiers, built-in
 // variables, vector types, the runtime API) and the launch target below.
-#include "cuda_model.hpp"
+#include "runtime/emu/model/cuda_model.hpp"
 
 // The one place that names what a rewritten launch calls:
 //   f(void (*kernel)(Params...), grid, block, std::size_t shmem, stream, Args&&... args)

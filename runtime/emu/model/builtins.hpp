@@ -8,7 +8,7 @@
 // compiles on emu but not under nvcc, and the assignment lasts until its thread next waits.
 #pragma once
 
-#include "vector_types.hpp"
+#include "runtime/emu/model/vector_types.hpp"
 
 // constinit: the initialisation is constant, so no TLS wrapper call guards each access.
 extern thread_local constinit uint3 threadIdx;

@@ -32,5 +32,5 @@
 
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/launch_request.hpp"
-#include "runtime/emu/launch_syntax.hpp"  // what the rewritten copy includes first
+#include "runtime/emu/model/launch_syntax.hpp"  // what the rewritten copy includes first
 #include "runtime/kernel_api.hpp"

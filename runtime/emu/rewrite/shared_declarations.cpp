@@ -1,4 +1,4 @@
-#include "runtime/emu/rewrite_shared.hpp"
+#include "runtime/emu/rewrite/shared_declarations.hpp"
 
 #include <cctype>
 #include <cstddef>

@@ -1,11 +1,10 @@
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 #include <dlfcn.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -304,7 +303,7 @@ std::string side_text(const Launch& l, const Side& s, Access kind, bool name_blo
          " at " + where_text(s.pc);
 }
 
-std::string report(const Launch& l, const Race& r) {
+Finding report(const Launch& l, const Race& r) {
   std::string space;
   switch (r.space) {
     case Space::static_shared:
@@ -318,11 +317,13 @@ std::string report(const Launch& l, const Race& r) {
       break;
   }
   const bool cross = r.kind == Kind::cross_block;
-  std::string out = r.kind == Kind::out_of_bounds
-                        ? std::string("out-of-bounds ") + (r.later_kind == Access::write ? "write" : "read") + ": in " +
-                              space + ", byte " + std::to_string(r.offset) + ": "
-                        : "race: " + std::string(kKindNames[static_cast<int>(r.kind)]) + " in " + space + ", byte " +
-                              std::to_string(r.offset) + ": ";
+  Finding f;
+  f.out_of_bounds = r.kind == Kind::out_of_bounds;
+  f.guard =
+      f.out_of_bounds ? std::string("out-of-bounds ") + (r.later_kind == Access::write ? "write" : "read") : "race";
+  std::string out = f.out_of_bounds ? "in " + space + ", byte " + std::to_string(r.offset) + ": "
+                                    : std::string(kKindNames[static_cast<int>(r.kind)]) + " in " + space + ", byte " +
+                                          std::to_string(r.offset) + ": ";
   if (r.kind == Kind::out_of_bounds) {
     out += side_text(l, r.later, r.later_kind, true, r.bytes) + ", " + r.where;
   } else if (r.kind == Kind::uninitialized_read) {
@@ -345,7 +346,8 @@ std::string report(const Launch& l, const Race& r) {
   std::uint64_t more = 0;
   for (int k = 0; k < kKinds; ++k) more += l.count[k];
   if (more > 1) out += " (" + std::to_string(more - 1) + " more findings in this block)";
-  return out;
+  f.text = std::move(out);
+  return f;
 }
 
 inline bool separated(const Launch& l, const Side& s, int t) {  // lanes of one warp, ordered by a collective
@@ -705,7 +707,7 @@ void begin_block(std::uint64_t block_linear, int threads) {
   for (int k = 0; k < kKinds; ++k) l->first[k].reset(), l->count[k] = 0;
 }
 
-std::optional<std::string> end_block() {
+std::optional<Finding> end_block() {
   Launch* l = t_launch;
   t_thread = -1;
   if (!l) return std::nullopt;

@@ -1,10 +1,10 @@
-#include "runtime/emu/runtime_api.hpp"
+#include "runtime/emu/model/runtime_api.hpp"
 
-#include "runtime/emu/stream_count.hpp"
+#include "runtime/emu/model/stream_count.hpp"
 
 #include <atomic>
 
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -299,7 +299,7 @@ const char* cudaGetErrorString(cudaError_t error) {
 #define X(name, value, text) \
   case name:                 \
     return text;
-#include "runtime/emu/cuda_errors.def"
+#include "runtime/emu/model/cuda_errors.def"
 #undef X
   }
   return "unrecognized error code";
@@ -310,7 +310,7 @@ const char* cudaGetErrorName(cudaError_t error) {
 #define X(name, value, text) \
   case name:                 \
     return #name;
-#include "runtime/emu/cuda_errors.def"
+#include "runtime/emu/model/cuda_errors.def"
 #undef X
   }
   return "unrecognized error code";

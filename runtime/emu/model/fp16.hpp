@@ -49,8 +49,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "../../core/dtype.hpp"
-#include "vector_types.hpp"
+#include "../../../core/dtype.hpp"
+#include "runtime/emu/model/vector_types.hpp"
 
 struct alignas(2) __half_raw {
   unsigned short x;

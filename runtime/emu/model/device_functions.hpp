@@ -17,10 +17,10 @@
 #include <source_location>
 #include <type_traits>
 
-#include "builtins.hpp"
 #include "fp16.hpp"
-#include "scheduler.hpp"
-#include "vector_types.hpp"
+#include "runtime/emu/model/builtins.hpp"
+#include "runtime/emu/model/scheduler.hpp"
+#include "runtime/emu/model/vector_types.hpp"
 
 // --- bit reinterpretation ------------------------------------------------------------------------
 

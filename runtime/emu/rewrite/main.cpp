@@ -1,11 +1,11 @@
 // kv_emu_launch_rewrite: writes the emu build's copy of a CUDA source with its <<<>>> launches
 // (rewrite.hpp) and its `extern __shared__` / `static __shared__` declarations
-// (runtime/emu/rewrite_shared.hpp) rewritten, plus a rewritten copy of every header it reaches.
+// (runtime/emu/rewrite/shared_declarations.hpp) rewritten, plus a rewritten copy of every header it reaches.
 //
 //   kv_emu_launch_rewrite --mirror DIR --output FILE [--depfile FILE] [--launch-header PATH] SOURCE
 //
 // PATH is what the rewritten files #include for the launch macro (default
-// "runtime/emu/launch_syntax.hpp", found through the include path; the CMake function passes the
+// "runtime/emu/model/launch_syntax.hpp", found through the include path; the CMake function passes the
 // absolute path, so that no include path is needed for it).
 //
 // Headers: a launcher may sit in a header, and a header may be reached through another one, so
@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/emu/launch_rewrite/rewrite.hpp"
-#include "runtime/emu/rewrite_shared.hpp"
+#include "runtime/emu/rewrite/launches.hpp"
+#include "runtime/emu/rewrite/shared_declarations.hpp"
 
 namespace fs = std::filesystem;
 namespace lr = kverify::emu::launch_rewrite;
@@ -121,7 +121,7 @@ int usage() {
 
 int main(int argc, char** argv) {
   fs::path mirror, output, depfile, source;
-  std::string launch_header = "runtime/emu/launch_syntax.hpp";
+  std::string launch_header = "runtime/emu/model/launch_syntax.hpp";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "runtime/emu/scheduler.hpp"
+#include "runtime/emu/model/scheduler.hpp"
 
 #if defined(KVERIFY_EMU_RACE_HOOKS_TSAN_CALLS)
 namespace {

@@ -17,9 +17,8 @@
 // understand (several declarators, no `[]` after extern) is left as written: the compiler then
 // reports an extern one, and a plain one stays `static`.
 //
-// The `<<<>>>` launch rewrite runs over the same files; an integrator may call this function
-// from it or chain the tool kv_emu_rewrite_shared. Headers a .cu file includes need the rewrite
-// too (the tool takes one file; rewrite the tree, not only the .cu).
+// The tool kv_emu_launch_rewrite (rewrite/main.cpp) applies it before the `<<<>>>` rewrite, to a
+// .cu file and to every header it reaches.
 #pragma once
 
 #include <string>

@@ -19,7 +19,8 @@ namespace kverify::emu::watch {
 
 double block_limit_seconds();
 
-// Where the report of a block that never ends goes: the default writes it to stderr and ends the
+// Where the report of a block that never ends goes (which block, how long, where its running
+// thread is): the default writes it to stderr after "time limit: " and ends the
 // process with exit status 1 (a failed check); `kverify check`'s child processes send it to their
 // parent, which fails the Case that was running and goes on in a fresh child.
 using HangReporter = void (*)(const std::string& report);

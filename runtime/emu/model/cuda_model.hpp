@@ -19,7 +19,7 @@
 //  - `extern __shared__ T name[];` (dynamic shared memory) and `static __shared__` cannot be
 //    given their meaning by a macro: `extern static` and `static static` are ill-formed, and a
 //    block-scope extern declaration needs a definition under the user's own name. The emu
-//    source rewrite (rewrite_shared.hpp, applied with the `<<<>>>` rewrite) turns them into
+//    source rewrite (rewrite/shared_declarations.hpp, applied with the `<<<>>>` rewrite) turns them into
 //    kverify::emu::dynamic_shared_memory() / KV_EMU_EXTERN_SHARED; every `extern __shared__`
 //    of a launch is the same 128-byte aligned block, poisoned with 0xff before each block, of
 //    the launch's dynamic shared size. KV_DYNAMIC_SHARED(T, name) remains for kverify's kernels.
@@ -37,13 +37,13 @@
 #include <tuple>
 #include <type_traits>
 
-#include "builtins.hpp"
-#include "device_functions.hpp"
 #include "fp16.hpp"
-#include "race_detector.hpp"
-#include "runtime_api.hpp"
-#include "scheduler.hpp"
-#include "vector_types.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
+#include "runtime/emu/model/builtins.hpp"
+#include "runtime/emu/model/device_functions.hpp"
+#include "runtime/emu/model/runtime_api.hpp"
+#include "runtime/emu/model/scheduler.hpp"
+#include "runtime/emu/model/vector_types.hpp"
 
 #define __global__
 #define __device__

@@ -102,6 +102,15 @@ class GlobalRegion {
 // with ASan, a poisoned redzone after each), so that the detector knows the address is shared.
 void* carve_static_shared(std::size_t bytes, std::size_t alignment, const char* name);
 
+// What the detector found in a block: its guard, "race", "out-of-bounds read" or "out-of-bounds
+// write" (the Verdict's guard name), and what happened, with the threads and source lines.
+struct Finding {
+  std::string guard;
+  std::string text;
+  bool out_of_bounds = false;  // reported before a race: a bad address explains what follows it
+  std::string line() const { return guard + ": " + text; }
+};
+
 // Where a launch's race report goes: while a Collector lives on this OS thread, into it (the launch
 // then completes, so that the pipeline's other guards are still checked); without one, the launch
 // throws LaunchError kind race once all its blocks ran.
@@ -111,11 +120,11 @@ class Collector {
   ~Collector();
   Collector(const Collector&) = delete;
   Collector& operator=(const Collector&) = delete;
-  const std::vector<std::string>& reports() const { return reports_; }
-  void add(std::string report) { reports_.push_back(std::move(report)); }
+  const std::vector<Finding>& findings() const { return findings_; }
+  void add(Finding finding) { findings_.push_back(std::move(finding)); }
 
  private:
-  std::vector<std::string> reports_;
+  std::vector<Finding> findings_;
   Collector* outer_;
 };
 // The innermost Collector of this OS thread, or null.
@@ -131,8 +140,8 @@ void begin_launch(const LaunchShape& shape, const unsigned char* dynamic_shared,
                   std::size_t reserved_bytes);
 void end_launch();
 void begin_block(std::uint64_t block_linear, int threads);
-// The report of the block's first race, if it had one.
-std::optional<std::string> end_block();
+// The block's first finding, if it had one.
+std::optional<Finding> end_block();
 void run_thread(int linear);  // the fiber the scheduler resumes (-1: none)
 void barrier_released();
 void warp_synchronised(int warp, unsigned lanes);

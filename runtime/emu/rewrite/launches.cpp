@@ -1,4 +1,4 @@
-#include "runtime/emu/launch_rewrite/rewrite.hpp"
+#include "runtime/emu/rewrite/launches.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "runtime/emu/scheduler.hpp"
+#include "runtime/emu/model/scheduler.hpp"
 
-#include "runtime/emu/block_watch.hpp"
-#include "runtime/emu/builtins.hpp"
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/block_watch.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
+#include "runtime/emu/model/builtins.hpp"
 
 #include <sys/mman.h>
 
@@ -781,7 +781,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   watch::LaunchWatch watch([&run, grid, block] { return run.hang_description(grid, block); });
-  std::optional<std::string> race_report;  // the first block's with a finding
+  std::optional<race::Finding> race_report;  // the first block's with a finding
   const BlockOrder order(options.schedule_seed, blocks);
   for (std::uint64_t i = 0; i < blocks; ++i) {
     const std::uint64_t block_linear = order(i);
@@ -844,10 +844,10 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     }
     // The first block's finding, unless a later block's is out of bounds and it is a race.
     if (auto finding = race::end_block();
-        finding && (!race_report || (finding->starts_with("out-of-bounds") && race_report->starts_with("race")))) {
-      race_report = *finding;
+        finding && (!race_report || (finding->out_of_bounds && !race_report->out_of_bounds))) {
+      race_report = std::move(finding);
       if (blocks > 1)
-        *race_report += " (block " + std::to_string(i + 1) + " of the " + std::to_string(blocks) + " run)";
+        race_report->text += " (block " + std::to_string(i + 1) + " of the " + std::to_string(blocks) + " run)";
     }
 #if defined(KVERIFY_EMU_TSAN)
     __tsan_acquire(&run.tsan_block_end);
@@ -862,7 +862,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     if (race::Collector* c = race::collector())
       c->add(*race_report);
     else
-      throw LaunchError(LaunchError::Kind::race, *race_report);
+      throw LaunchError(LaunchError::Kind::race, race_report->line());
   }
   return stats;
 }

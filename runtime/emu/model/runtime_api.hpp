@@ -21,8 +21,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "scheduler.hpp"
-#include "vector_types.hpp"
+#include "runtime/emu/model/scheduler.hpp"
+#include "runtime/emu/model/vector_types.hpp"
 
 enum cudaError {
 #define X(name, value, text) name = value,

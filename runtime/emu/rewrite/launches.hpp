@@ -5,7 +5,7 @@
 //
 //     KVERIFY_EMU_LAUNCH((kernel), (grid, block, shmem, stream))(args...)
 //
-// (runtime/emu/launch_syntax.hpp defines the macro), on the source text, before preprocessing:
+// (runtime/emu/model/launch_syntax.hpp defines the macro), on the source text, before preprocessing:
 // a launch in a macro body is rewritten where the macro is defined, a launch written inside a
 // macro's argument where it is written. Only the launch's own tokens change: the kernel
 // expression and the configuration are copied as written, the argument list is left in place,
@@ -60,6 +60,6 @@ Result rewrite(std::string_view source);
 // The file written for the compiler: an #include of the launch macro's header when the file has a
 // launch, then `#line 1 "<original_path>"` and the rewritten text.
 std::string emit(const Result& result, std::string_view original_path,
-                 std::string_view launch_header = "runtime/emu/launch_syntax.hpp");
+                 std::string_view launch_header = "runtime/emu/model/launch_syntax.hpp");
 
 }  // namespace kverify::emu::launch_rewrite

@@ -1,4 +1,4 @@
-#include "runtime/emu/block_watch.hpp"
+#include "runtime/emu/detectors/block_watch.hpp"
 
 #include <execinfo.h>
 #include <pthread.h>
@@ -14,7 +14,7 @@
 #include <mutex>
 #include <thread>
 
-#include "runtime/emu/race_detector.hpp"
+#include "runtime/emu/detectors/race_detector.hpp"
 
 namespace kverify::emu::watch {
 namespace {
@@ -73,10 +73,10 @@ std::string kernel_line(const Slot& s) {
   std::snprintf(limit, sizeof limit, "%.1f s without ending (the limit: %g s, KVERIFY_EMU_BLOCK_SECONDS)", seconds,
                 block_limit_seconds());
   const std::string report =
-      "time limit: " + s.describe() + " has run " + limit + "; the running thread is at " + kernel_line(s) +
+      s.describe() + " has run " + limit + "; the running thread is at " + kernel_line(s) +
       " (a loop that never yields: a spin-wait needs __nanosleep on emu, and a flag someone sets)";
   if (HangReporter r = reporter.load()) r(report);
-  std::fprintf(stderr, "kverify emu: %s\n", report.c_str());
+  std::fprintf(stderr, "kverify emu: time limit: %s\n", report.c_str());
   std::fflush(stderr);
   std::_Exit(1);
 }

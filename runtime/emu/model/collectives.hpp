@@ -12,7 +12,7 @@
 #include <source_location>
 #include <type_traits>
 
-#include "runtime/emu/cuda_model.hpp"
+#include "runtime/emu/model/cuda_model.hpp"
 
 namespace kverify::emu::collectives {
 

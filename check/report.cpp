@@ -34,6 +34,7 @@ void CheckReport::print_tables() const {
                   r.cases, r.passed, r.worst_margin, r.noted,
                   !r.ok                           ? "  FAILED"
                   : r.cases == 0 && r.outside > 0 ? "  SKIPPED: its Cases are outside what the variant takes"
+                  : r.cases == 0                  ? "  NOT JUDGED: no drawn Case could judge it here"
                                                   : "");
   }
   for (const auto& n : not_run) std::printf("NOT RUN  %s\n", n.c_str());

@@ -2,10 +2,14 @@
 // generic ones, then the op's own (PROPERTIES of its kverify_add_op: op_own_properties).
 #include "properties/catalogue.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "kernels/registry.hpp"
+#include "pipeline/run_case.hpp"
 #include "properties/property_kit.hpp"
+#include "reference/compare.hpp"
 
 namespace kverify::properties {
 namespace {
@@ -55,6 +59,78 @@ void schedule_independent(const Context& ctx, const OpSpec& op) {
   }
 }
 
+// Rounding bias. An output stored in f16 or bf16 by rounding to nearest has errors of either sign:
+// over n elements whose exact value the dtype cannot hold, the signed errors (in ulps of the
+// dtype) average near 0, with a standard deviation of at most 0.29/sqrt(n) (errors uniform on
+// [-0.5, 0.5] ulp). A kernel that stores by truncation, or always rounds up, stays inside the
+// ulp each element is allowed, with a mean of 0.5 ulp toward zero (or up). The mean may also
+// lean by what the policy allows beyond that ulp (the f32 arithmetic's own error, which may all
+// go one way), so the allowance for either mean is
+//   0.2 ulp (at n >= 256: 11 standard deviations)  +  mean_i max(0, bound_i - ulp_i) / ulp_i,
+// and a Case is judged only where that stays below 0.4 ulp (a truncating kernel's 0.5 must stand
+// out) with n >= 256: many rows of smooth random values; zeros, non-finite and exactly held
+// references are left out (nothing was rounded there).
+constexpr double kBiasNoise = 0.2, kBiasJudgedBelow = 0.4;
+constexpr std::size_t kBiasMinElements = 256;
+
+struct Bias {
+  std::size_t n = 0;
+  double mean = 0, toward_zero = 0, allowance = kBiasNoise;
+};
+
+Bias bias_of(const std::vector<ElementError>& elements, DType d) {
+  Bias b;
+  double beyond = 0;
+  for (const ElementError& e : elements) {
+    if (e.dtype != d || e.bound < 0 || !std::isfinite(e.signed_ulps) || e.want == 0 || round_to(d, e.want) == e.want)
+      continue;
+    const double unit = ulp(d, e.want);
+    ++b.n;
+    b.mean += e.signed_ulps;
+    b.toward_zero += e.want > 0 ? -e.signed_ulps : e.signed_ulps;  // positive: toward zero
+    beyond += std::max(0.0, e.bound - unit) / unit;
+  }
+  if (b.n == 0) return b;
+  const auto n = static_cast<double>(b.n);
+  b.mean /= n;
+  b.toward_zero /= n;
+  b.allowance += beyond / n;
+  return b;
+}
+
+void rounding_unbiased(const Context& ctx, const OpSpec& op) {
+  // Many rows of any width up to 64: enough outputs to judge for every op (row_sum's one per
+  // row too), and a short f32 arithmetic whose own error stays far below a 16-bit ulp.
+  const CaseShape many_rows{.max_rows = 320, .max_width = 64, .min_rows = 256};
+  const auto smooth = rc::gen::element(recipe("normal", 1), recipe("uniform", 4));
+  for (DType d : dtypes_of(ctx)) {
+    if (d == DType::f32) continue;  // its errors are the arithmetic's, not a store's rounding
+    Case c = *case_of(op, d, many_rows, Placements::contiguous, smooth);
+    for (const Variant* v : variants_of(ctx, op)) {
+      if (!pin(ctx, *v, c)) continue;
+      std::vector<ElementError> elements;
+      const Verdict verdict = run_case(c, &elements);
+      if (verdict.outcome == Outcome::skipped) RC_FAIL("not run: " + verdict.reason);
+      if (verdict.outcome != Outcome::pass) RC_FAIL(format(verdict));
+      const Bias b = bias_of(elements, d);
+      if (b.n < kBiasMinElements || b.allowance >= kBiasJudgedBelow) continue;  // this Case cannot judge it
+      const bool unbiased = std::fabs(b.mean) <= b.allowance && std::fabs(b.toward_zero) <= b.allowance;
+      count(ctx, *v, unbiased, std::max(std::fabs(b.mean), std::fabs(b.toward_zero)) / b.allowance);
+      if (!unbiased) {
+        char said[640];
+        std::snprintf(said, sizeof said,
+                      "%s/%s: the %s outputs' signed errors lean one way: mean %+.3f ulp, toward zero %+.3f ulp "
+                      "over %zu rounded elements (allowed: %.3f either way; round to nearest gives about 0, "
+                      "truncation +0.5 toward zero)\n  the property's judgment, not the Verdict's: each element is "
+                      "within its bound, so `kverify run` of the Case passes",
+                      std::string(op.name).c_str(), v->name.data(), std::string(name(d)).c_str(), b.mean, b.toward_zero,
+                      b.n, b.allowance);
+        RC_FAIL(std::string(said) + "\n  reproduce: ./kverify run '" + c.to_text() + "'");
+      }
+    }
+  }
+}
+
 constexpr char kCanary[] = "canary", kUnwritten[] = "unwritten", kInputModified[] = "input-modified",
                kNondeterministic[] = "nondeterministic";
 
@@ -67,6 +143,7 @@ constexpr OpProperty kGeneric[] = {
     {"inputs_unchanged", "input bytes are the same after the launch", &guard_holds<kInputModified>},
     {"deterministic", "two runs of the same Case give the same bits", &guard_holds<kNondeterministic>},
     {"schedule_independent", "emu: any thread order gives the same bits", &schedule_independent},
+    {"rounding_unbiased", "f16/bf16 outputs' signed errors average near 0 (no truncating store)", &rounding_unbiased},
 };
 
 const std::vector<Property>& table() {

@@ -164,7 +164,7 @@ void draw_shape(Draw& d) {
   // One Case in four: one long-able dimension long (up to 4097) and the other tails at most 3, so
   // every tile and grid boundary along it is reached at the cost of a small Case (a grid capped at
   // some tile count shows).
-  if (!shape.tails_only && !long_dims.empty() && *rc::gen::inRange(0, 4) == 0) {
+  if (!shape.tails_only && shape.min_rows <= 1 && !long_dims.empty() && *rc::gen::inRange(0, 4) == 0) {
     const std::size_t long_side =
         long_dims[static_cast<std::size_t>(*rc::gen::inRange<int>(0, static_cast<int>(long_dims.size())))];
     tails = 1;
@@ -180,7 +180,7 @@ void draw_shape(Draw& d) {
     if (dims[i].draw != DimDraw::count) continue;
     const std::int64_t max_rows =
         std::max<std::int64_t>(1, std::min({shape.max_rows, 65536 / tails, dims[i].draw_max}));
-    d.c.shape[i] = inside(dims[i], *rc::gen::inRange<std::int64_t>(1, max_rows + 1));
+    d.c.shape[i] = inside(dims[i], *rc::gen::inRange<std::int64_t>(std::min(shape.min_rows, max_rows), max_rows + 1));
     tails *= d.c.shape[i];
   }
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "reference/baseline.hpp"
 #include "reference/metrics.hpp"
@@ -28,6 +29,7 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
       bool ok = true, noted = false;
       double abs_err = 0;
       double margin = -1;  // |error| / bound, for approx expectations
+      double bound = -1;
       switch (e.kind) {
         case Expected::Kind::nan:
           ok = std::isnan(got);
@@ -37,7 +39,7 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
                (std::isnan(got) && std::isnan(e.value));
           break;
         case Expected::Kind::approx: {
-          const double bound = tol.bound(e);
+          bound = tol.bound(e);
           abs_err = std::isnan(got) ? INFINITY : std::fabs(got - e.value);
           ok = abs_err <= bound;
           noted = !ok && abs_err <= tol.framework_bound(e);
@@ -54,7 +56,12 @@ Comparison compare_output(const TensorView& out, std::string_view tensor, const 
         s.max_abs = std::max(s.max_abs, abs_err);
         const double rel_err = std::isnan(got) ? INFINITY : relative_error(got, e.value);
         s.max_rel = std::max(s.max_rel, rel_err);
-        if (elements) elements->push_back({r, col, abs_err, rel_err, ulp_err, margin});
+        if (elements) {
+          const double signed_ulps = std::isfinite(got) && std::isfinite(e.value)
+                                         ? (got - e.value) / ulp(dtype, e.value)
+                                         : std::numeric_limits<double>::quiet_NaN();
+          elements->push_back({r, col, abs_err, rel_err, ulp_err, margin, dtype, e.value, signed_ulps, bound});
+        }
         if (ulp_err > s.max_ulp || s.worst_row < 0) {
           s.max_ulp = std::max(s.max_ulp, ulp_err);
           s.worst_row = r;

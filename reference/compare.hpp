@@ -19,6 +19,11 @@ struct ElementError {
   std::int64_t row = 0, col = 0;
   double abs = 0, rel = 0, ulp = 0;  // inf where the kernel gave NaN
   double margin = -1;                // |error| / bound; -1 where the expectation is exact (no bound)
+  // For the direction of the errors (rounding bias): the output's dtype, the expected value, the
+  // signed error in ulps of that dtype at it (got - want; NaN where either is not finite), and
+  // the policy's bound (-1 where the expectation is exact).
+  DType dtype = DType::f32;
+  double want = 0, signed_ulps = 0, bound = -1;
 };
 
 struct Comparison {

@@ -9,6 +9,8 @@
 //                              the far layouts the catalogue draws
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
+#include <type_traits>
+
 #include "kernels/common/backend_launch.hpp"
 #include "kernels/gelu_tanh/gelu_tanh_math.cuh"
 #include "runtime/kernel_api.hpp"
@@ -77,6 +79,34 @@ __global__ void gelu_wrong_formula(ElementwiseArgs<T> a) {
   }
 }
 
+// gelu_tanh stored toward zero: the f32 value rounded to the 16-bit dtype and, where that rounded
+// away from zero, stepped back one ulp (what __float2half_rz gives). Every element stays within the
+// ulp it is allowed; their errors all lean toward zero (f32 stores are exact, and right).
+template <typename T>
+__device__ __forceinline__ T stored_toward_zero(float v) {
+  T rounded = kv::from_f32<T>(v);
+  if constexpr (!std::is_same_v<T, float>) {
+    if (isfinite(v) && fabsf(kv::to_f32(rounded)) > fabsf(v)) {  // BUG: truncation, not round to nearest
+      if constexpr (std::is_same_v<T, __half>)
+        rounded = __ushort_as_half(static_cast<unsigned short>(__half_as_ushort(rounded) - 1));
+      else
+        rounded = __ushort_as_bfloat16(static_cast<unsigned short>(__bfloat16_as_ushort(rounded) - 1));
+    }
+  }
+  return rounded;
+}
+
+template <typename T>
+__global__ void gelu_truncating_store(ElementwiseArgs<T> a) {
+  const long long n = a.rows * a.cols;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long r = i / a.cols, c = i % a.cols;
+    const float x = kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride]);
+    a.y[r * a.y_row_stride + c * a.y_col_stride] = stored_toward_zero<T>(gelu_tanh_f32(x));
+  }
+}
+
 template <typename T>
 __global__ void gelu_far_oob_write(ElementwiseArgs<T> a) {
   const long long n = a.rows * a.cols;
@@ -127,6 +157,7 @@ KV_GELU_MUTANT(writes_input, gelu_writes_input<T>)
 KV_GELU_MUTANT(wrong_constant, gelu_wrong_formula<T, 0>)
 KV_GELU_MUTANT(erf, gelu_wrong_formula<T, 1>)
 KV_GELU_MUTANT(tanhf_cancels, gelu_wrong_formula<T, 2>)
+KV_GELU_MUTANT(truncating_store, gelu_truncating_store<T>)
 KV_GELU_MUTANT(far_oob_write, gelu_far_oob_write<T>)
 #undef KV_GELU_MUTANT
 

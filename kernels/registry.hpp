@@ -27,6 +27,10 @@ struct Variant {
   std::int64_t max_rows = INT64_MAX;        // of the first tensor's logical rows and columns
   std::int64_t max_cols = INT64_MAX;
   bool mutant = false;  // deliberately wrong (or a cheat); never chosen by auto
+  // False for a registration NO_STREAM: its function takes no stream, so its work goes to the
+  // default stream by design (the pipeline gives every other launcher a stream of its own, and
+  // work it puts on the default stream instead is a [stream] guard on emu).
+  bool takes_stream = true;
   // A cheat's class (CHEAT "<class>" of kverify_add_kernel): right results, a timing it did not
   // earn; mutant is set too, and the mutation catalogue leaves it out (the bench must refuse it).
   std::string_view cheat;

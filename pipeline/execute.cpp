@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/emu/detectors/race_detector.hpp"
+#include "runtime/emu/model/streams.hpp"
 
 #if KVERIFY_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -121,6 +122,7 @@ std::shared_ptr<const emu::race::ElementSlots> element_slots_of(GuardedImage& im
 void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
   LaunchRequest request = launch_request_of(c, backend);
   if (backend == Backend::emu) {
+    if (variant.takes_stream) request.stream = emu::caller_stream();  // the run's own (run_case.cpp), if any
     // emu's device memory is the images themselves, watched by the race detector while they are.
     std::vector<std::unique_ptr<emu::race::GlobalRegion>> watched;
     for (auto& image : images) {

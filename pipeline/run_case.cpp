@@ -21,7 +21,7 @@
 #include "reference/compare.hpp"
 #include "runtime/emu/detectors/race_detector.hpp"
 #include "runtime/emu/model/scheduler.hpp"
-#include "runtime/emu/model/stream_count.hpp"
+#include "runtime/emu/model/streams.hpp"
 
 namespace kverify {
 namespace {
@@ -111,6 +111,11 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
   // The emu race detector's reports of this run's launches (they complete: the other guards still hold
   // or not).
   emu::race::Collector races;
+  // On emu the launcher gets a stream of its own, as a framework's caller gives one; work it puts
+  // on the default stream instead is not ordered with the caller's (a NO_STREAM registration has
+  // no stream to take).
+  std::optional<emu::CallerStream> caller;
+  if (c.backend == Backend::emu && v.takes_stream) caller.emplace();
   try {
     execute(c.backend, v, c, images);
   } catch (const std::exception& e) {
@@ -132,6 +137,15 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
     const std::string said = std::string(run_name) + ": " + finding.line();
     if (verdict.reason.empty()) verdict.reason = said;
     verdict.guards.push_back({finding.guard, "", said});
+  }
+  if (caller && caller->default_stream_work() > 0) {
+    const std::string said = std::string(run_name) + ": the launcher put " +
+                             std::to_string(caller->default_stream_work()) +
+                             " piece(s) of work on the default stream, not on the stream it was given (first: " +
+                             caller->first_default_stream_work() +
+                             "): in a program that runs on its own stream, that work is not ordered with it";
+    if (verdict.reason.empty()) verdict.reason = said;
+    verdict.guards.push_back({"stream", "", said});
   }
   for (int t = 0; t < n; ++t)
     report_guards(run_name, images[t].name(), damaged[t], totals[t], !is_output(c, t) && after[t] != before[t],
@@ -356,6 +370,8 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     verdict.checks_passed.push_back(emu::race::enabled()
                                         ? "no data race, no out-of-bounds read (emu race detector)"
                                         : "data races not looked for: emu race detector " + emu::race::status_text());
+  if (c.backend == Backend::emu && !verdict.checks_passed.empty() && variant->takes_stream)
+    verdict.checks_passed.push_back("its work on the stream it was given (none on the default stream)");
   const bool fast_math_build = variant->cuda_flags.find("use_fast_math") != std::string_view::npos;
   if (verdict.outcome == Outcome::fail && fast_math_build && variant->policy != "fast_math")
     verdict.hint =

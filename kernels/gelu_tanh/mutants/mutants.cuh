@@ -9,6 +9,7 @@
 //                              the far layouts the catalogue draws
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/common/backend_launch.hpp"
@@ -107,6 +108,31 @@ __global__ void gelu_truncating_store(ElementwiseArgs<T> a) {
   }
 }
 
+// gelu_tanh in pairs of halves: __half2 loads and stores along each row when x's rows allow it
+// (x 4-byte aligned with an even row stride and unit column stride). y's alignment is never
+// looked at: an odd y offset or row stride puts every __half2 store at a 2-byte address, which the
+// GPU refuses ("misaligned address").
+template <typename T>
+__global__ void gelu_half2_on_x_alignment(ElementwiseArgs<T> a, bool pairs) {
+  const long long per_row = pairs ? (a.cols + 1) / 2 : a.cols;
+  const long long n = a.rows * per_row;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long r = i / per_row, c = (i % per_row) * (pairs ? 2 : 1);
+    if constexpr (std::is_same_v<T, __half>) {
+      if (pairs && c + 1 < a.cols) {
+        const __half2 x = *reinterpret_cast<const __half2*>(&a.x[r * a.x_row_stride + c]);
+        const float2 f = __half22float2(x);
+        *reinterpret_cast<__half2*>(&a.y[r * a.y_row_stride + c]) =  // BUG: y's alignment never checked
+            __floats2half2_rn(gelu_tanh_f32(f.x), gelu_tanh_f32(f.y));
+        continue;
+      }
+    }
+    a.y[r * a.y_row_stride + c * a.y_col_stride] =
+        kv::from_f32<T>(gelu_tanh_f32(kv::to_f32(a.x[r * a.x_row_stride + c * a.x_col_stride])));
+  }
+}
+
 template <typename T>
 __global__ void gelu_far_oob_write(ElementwiseArgs<T> a) {
   const long long n = a.rows * a.cols;
@@ -160,6 +186,17 @@ KV_GELU_MUTANT(tanhf_cancels, gelu_wrong_formula<T, 2>)
 KV_GELU_MUTANT(truncating_store, gelu_truncating_store<T>)
 KV_GELU_MUTANT(far_oob_write, gelu_far_oob_write<T>)
 #undef KV_GELU_MUTANT
+
+void half2_on_x_alignment(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = elementwise_args<T>(r);
+    // The pair path's condition looks at x only.
+    const bool pairs = std::is_same_v<T, __half> && a.x_col_stride == 1 && a.y_col_stride == 1 &&
+                       a.x_row_stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(a.x) % 4 == 0;
+    mutants::gelu_half2_on_x_alignment<T><<<dim3(64), dim3(256), 0, launch_stream(r)>>>(a, pairs);
+    check_launch("mutants::gelu_half2_on_x_alignment<T>");
+  });
+}
 
 void int32_index(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {

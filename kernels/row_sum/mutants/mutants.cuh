@@ -56,6 +56,19 @@ __global__ void row_sum_drop_tail(RowSumArgs<T> a) {
   if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
 }
 
+// row_sum, a warp per row, right; its launcher default_stream launches it without the stream it
+// was given.
+template <typename T>
+__global__ void row_sum_warp_rows(RowSumArgs<T> a) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const unsigned lane = threadIdx.x % 32;
+  float sum = 0.0f;
+  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
 // row_sum that never writes its last row (an output tail never written).
 template <typename T>
 __global__ void row_sum_skip_last_row(RowSumArgs<T> a) {
@@ -306,6 +319,17 @@ KV_ROW_SUM_MUTANT(skip_last_row)
 KV_ROW_SUM_MUTANT(nonzero_padding)
 KV_ROW_SUM_MUTANT(int32_offsets)
 #undef KV_ROW_SUM_MUTANT
+
+// Right values on the wrong stream: the caller's stream is ignored (the tutorial's `<<<grid,
+// block>>>`), so in a program on its own stream the kernel may read x before it is written and
+// the caller may read y before it is done.
+void default_stream(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    mutants::row_sum_warp_rows<T><<<warp_per_row_grid(a.rows), dim3(256)>>>(a);  // BUG: not launch_stream(r)
+    check_launch("row_sum_warp_rows");
+  });
+}
 
 void uninit_scratch(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {

@@ -1,6 +1,6 @@
 #include "runtime/emu/model/runtime_api.hpp"
 
-#include "runtime/emu/model/stream_count.hpp"
+#include "runtime/emu/model/streams.hpp"
 
 #include <atomic>
 
@@ -549,11 +549,34 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 namespace {
 std::atomic<std::uint64_t> g_side_stream_launches{0};
+constinit thread_local kverify::emu::CallerStream* t_caller_stream = nullptr;
+
+bool default_stream(cudaStream_t s) { return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread; }
+
+// Work on the default stream while the launcher was given a stream of its own.
+void note_work_on(cudaStream_t stream, const char* what) {
+  if (t_caller_stream && default_stream(stream)) t_caller_stream->note_default_stream_work(what);
 }
+}  // namespace
 std::uint64_t kverify::emu::side_stream_launches() { return g_side_stream_launches.load(std::memory_order_relaxed); }
 void kverify::emu::api::note_stream_of_launch(cudaStream_t stream) {
-  if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread)
-    g_side_stream_launches.fetch_add(1, std::memory_order_relaxed);
+  if (!default_stream(stream)) g_side_stream_launches.fetch_add(1, std::memory_order_relaxed);
+  note_work_on(stream, "a kernel launched without the stream (<<<grid, block>>>, or stream 0)");
+}
+
+void* kverify::emu::caller_stream() { return t_caller_stream ? t_caller_stream->stream() : nullptr; }
+kverify::emu::CallerStream::CallerStream() : outer_(t_caller_stream) {
+  cudaStream_t s = nullptr;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  stream_ = s;
+  t_caller_stream = this;
+}
+kverify::emu::CallerStream::~CallerStream() {
+  t_caller_stream = outer_;
+  cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
+void kverify::emu::CallerStream::note_default_stream_work(const char* what) {
+  if (default_stream_work_++ == 0) first_ = what;
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
@@ -689,16 +712,26 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   std::memmove(dst, src, count);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  note_work_on(stream, "cudaMemcpyAsync on stream 0");
   return cudaMemcpy(dst, src, count, kind);
 }
-cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+namespace {
+cudaError_t memset_bytes(void* ptr, int value, size_t count) {
   if (count == 0) return cudaSuccess;
   if (!ptr) return record(cudaErrorInvalidValue);
   std::memset(ptr, value, count);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) { return cudaMemset(ptr, value, count); }
+}  // namespace
+cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  note_work_on(nullptr, "cudaMemset (the legacy default stream)");
+  return memset_bytes(ptr, value, count);
+}
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
+  note_work_on(stream, "cudaMemsetAsync on stream 0");
+  return memset_bytes(ptr, value, count);
+}
 
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
   if (!func) return record(cudaErrorInvalidDeviceFunction);

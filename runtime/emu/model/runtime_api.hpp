@@ -452,7 +452,8 @@ namespace api {
 // code); note_launch adds a finished launch to the innermost ScheduleScope.
 bool admit_launch(const void* func, dim3 grid, dim3 block, size_t dynamic_shared_bytes);
 void note_launch(const LaunchStats& stats);
-// Counts a launch on a stream other than the default one (stream_count.hpp).
+// Counts a launch on a stream other than the default one, and one on the default stream while a
+// CallerStream lives (streams.hpp).
 void note_stream_of_launch(cudaStream_t stream);
 
 // The check a real launch makes before it runs: cudaSuccess, or the error CUDA returns for this

@@ -99,9 +99,21 @@ Bias bias_of(const std::vector<ElementError>& elements, DType d) {
 }
 
 void rounding_unbiased(const Context& ctx, const OpSpec& op) {
-  // Many rows of any width up to 64: enough outputs to judge for every op (row_sum's one per
-  // row too), and a short f32 arithmetic whose own error stays far below a 16-bit ulp.
-  const CaseShape many_rows{.max_rows = 160, .max_width = 64, .min_rows = kBiasMinElements};
+  // Enough outputs to judge at a small Case's cost: where every output spans a tail dimension
+  // (softmax's rows, matmul's C), up to 3 rows of 128-512; where one does not (row_sum's one value
+  // per row), 128-160 rows of at most 64. Both keep the f32 arithmetic's own error far below a
+  // 16-bit ulp.
+  bool outputs_span_tails = true;
+  for (const TensorSpec& t : op.tensors) {
+    if (!t.output) continue;
+    bool spans = false;
+    for (const std::int8_t d : t.shape())
+      spans = spans || (d >= 0 && op.dims[static_cast<std::size_t>(d)].draw == DimDraw::tail);
+    outputs_span_tails = outputs_span_tails && spans;
+  }
+  const CaseShape judged_shape = outputs_span_tails
+                                     ? CaseShape{.max_rows = 3, .max_width = 512, .min_width = kBiasMinElements}
+                                     : CaseShape{.max_rows = 160, .max_width = 64, .min_rows = kBiasMinElements};
   const auto smooth = rc::gen::element(recipe("normal", 1), recipe("uniform", 4));
   // One 16-bit dtype per drawn Case (f32's errors are the arithmetic's, not a store's rounding).
   std::vector<DType> rounded;
@@ -110,7 +122,7 @@ void rounding_unbiased(const Context& ctx, const OpSpec& op) {
   if (rounded.empty()) return;
   {
     const DType d = *rc::gen::elementOf(rounded);
-    Case c = *case_of(op, d, many_rows, Placements::contiguous, smooth);
+    Case c = *case_of(op, d, judged_shape, Placements::contiguous, smooth);
     for (const Variant* v : variants_of(ctx, op)) {
       if (!pin(ctx, *v, c)) continue;
       std::vector<ElementError> elements;

@@ -157,14 +157,17 @@ void draw_shape(Draw& d) {
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i].draw != DimDraw::tail) continue;
     const std::int64_t cap = std::max<std::int64_t>(1, std::min({shape.max_width, dims[i].draw_max, dims[i].max}));
-    d.c.shape[i] = inside(dims[i], shape.tails_only ? *tail_size_exactly(cap) : *tail_size(cap));
+    d.c.shape[i] = inside(dims[i], shape.tails_only      ? *tail_size_exactly(cap)
+                                   : shape.min_width > 1 ? *rc::gen::inRange(std::min(shape.min_width, cap), cap + 1)
+                                                         : *tail_size(cap));
     tails *= d.c.shape[i];
     if (dims[i].may_be_long) long_dims.push_back(i);
   }
   // One Case in four: one long-able dimension long (up to 4097) and the other tails at most 3, so
   // every tile and grid boundary along it is reached at the cost of a small Case (a grid capped at
   // some tile count shows).
-  if (!shape.tails_only && shape.min_rows <= 1 && !long_dims.empty() && *rc::gen::inRange(0, 4) == 0) {
+  if (!shape.tails_only && shape.min_rows <= 1 && shape.min_width <= 1 && !long_dims.empty() &&
+      *rc::gen::inRange(0, 4) == 0) {
     const std::size_t long_side =
         long_dims[static_cast<std::size_t>(*rc::gen::inRange<int>(0, static_cast<int>(long_dims.size())))];
     tails = 1;

@@ -45,7 +45,8 @@ struct CaseShape {
   std::int64_t max_rows = 9;
   std::int64_t max_width = 4097;
   bool tails_only = false;
-  std::int64_t min_rows = 1;  // every count dimension drawn in [min_rows, its cap] (above 1: no long side)
+  std::int64_t min_rows = 1;   // every count dimension drawn in [min_rows, its cap] (above 1: no long side)
+  std::int64_t min_width = 1;  // every tail dimension drawn in [min_width, its cap] (above 1: no long side)
 };
 
 enum class Placements { contiguous, any, not_contiguous };

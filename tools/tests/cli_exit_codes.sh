@@ -51,6 +51,13 @@ for args in "help" "help case" "run --help" "check --help"; do
   out="$(limited $args)"; rc=$?
   [[ $rc -eq 0 ]] && echo "ok: ulimit -v 8000000; kverify $args -> 0" || { echo "FAIL: ulimit -v 8000000; kverify $args exited $rc: $out"; fail=1; }
 done
+# A launcher on the stream it was given: held, and no side-stream hint (that is for other streams).
+out="$("$k" run 'op=row_sum shape=5x40 backend=emu' 2>&1)"; rc=$?
+if [[ $rc -ne 0 ]] || ! grep -q "its work on the stream it was given" <<<"$out" || grep -q "side stream" <<<"$out"; then
+  echo "FAIL: kverify run of row_sum on its own stream exited $rc, or lacks the held stream check, or hints at a side stream: $out"; fail=1
+else
+  echo "ok: kverify run on the caller's stream -> 0, held, no side-stream hint"
+fi
 out="$(limited run 'op=softmax shape=4x5 backend=emu')"; rc=$?
 if [[ $rc -ne 0 ]] || ! grep -q "no data race, no out-of-bounds read (emu race detector)" <<<"$out"; then
   echo "FAIL: ulimit -v 8000000; kverify run exited $rc without the race detector's 'no data race': $out"; fail=1

@@ -560,7 +560,8 @@ void note_work_on(cudaStream_t stream, const char* what) {
 }  // namespace
 std::uint64_t kverify::emu::side_stream_launches() { return g_side_stream_launches.load(std::memory_order_relaxed); }
 void kverify::emu::api::note_stream_of_launch(cudaStream_t stream) {
-  if (!default_stream(stream)) g_side_stream_launches.fetch_add(1, std::memory_order_relaxed);
+  const bool callers = t_caller_stream && stream == t_caller_stream->stream();
+  if (!default_stream(stream) && !callers) g_side_stream_launches.fetch_add(1, std::memory_order_relaxed);
   note_work_on(stream, "a kernel launched without the stream (<<<grid, block>>>, or stream 0)");
 }
 

@@ -1,8 +1,8 @@
 // What emu knows of the streams a launcher uses. emu runs every stream in order (each call has
 // finished when it returns), so two things are counted instead of raced:
-//  - kernels launched on a stream other than the default one, in this process: work a launcher
-//    leaves on a side stream without joining it cannot show as wrong on emu; a Case whose launcher
-//    launched on one says so;
+//  - kernels launched on a stream other than the default one and the caller's, in this process:
+//    work a launcher leaves on a side stream without joining it cannot show as wrong on emu; a Case
+//    whose launcher launched on one says so;
 //  - while a CallerStream lives on this thread, the work the launcher puts on the default stream
 //    instead of the stream it was given (a launch without the stream, cudaMemset, an async copy or
 //    memset on stream 0 or the per-thread stream): not ordered with the caller's stream, so wrong

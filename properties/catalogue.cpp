@@ -120,30 +120,28 @@ void rounding_unbiased(const Context& ctx, const OpSpec& op) {
   for (DType d : dtypes_of(ctx))
     if (d != DType::f32) rounded.push_back(d);
   if (rounded.empty()) return;
-  {
-    const DType d = *rc::gen::elementOf(rounded);
-    Case c = *case_of(op, d, judged_shape, Placements::contiguous, smooth);
-    for (const Variant* v : variants_of(ctx, op)) {
-      if (!pin(ctx, *v, c)) continue;
-      std::vector<ElementError> elements;
-      const Verdict verdict = run_case(c, &elements);
-      if (verdict.outcome == Outcome::skipped) RC_FAIL("not run: " + verdict.reason);
-      if (verdict.outcome != Outcome::pass) RC_FAIL(format(verdict));
-      const Bias b = bias_of(elements, d);
-      if (b.n < kBiasMinElements || b.allowance >= kBiasJudgedBelow) continue;  // this Case cannot judge it
-      const bool unbiased = std::fabs(b.mean) <= b.allowance && std::fabs(b.toward_zero) <= b.allowance;
-      count(ctx, *v, unbiased, std::max(std::fabs(b.mean), std::fabs(b.toward_zero)) / b.allowance);
-      if (!unbiased) {
-        char said[640];
-        std::snprintf(said, sizeof said,
-                      "%s/%s: the %s outputs' signed errors lean one way: mean %+.3f ulp, toward zero %+.3f ulp "
-                      "over %zu rounded elements (allowed: %.3f either way; round to nearest gives about 0, "
-                      "truncation +0.5 toward zero)\n  the property's judgment, not the Verdict's: each element is "
-                      "within its bound, so `kverify run` of the Case passes",
-                      std::string(op.name).c_str(), v->name.data(), std::string(name(d)).c_str(), b.mean, b.toward_zero,
-                      b.n, b.allowance);
-        RC_FAIL(std::string(said) + "\n  reproduce: ./kverify run '" + c.to_text() + "'");
-      }
+  const DType d = *rc::gen::elementOf(rounded);
+  Case c = *case_of(op, d, judged_shape, Placements::contiguous, smooth);
+  for (const Variant* v : variants_of(ctx, op)) {
+    if (!pin(ctx, *v, c)) continue;
+    std::vector<ElementError> elements;
+    const Verdict verdict = run_case(c, &elements);
+    if (verdict.outcome == Outcome::skipped) RC_FAIL("not run: " + verdict.reason);
+    if (verdict.outcome != Outcome::pass) RC_FAIL(format(verdict));
+    const Bias b = bias_of(elements, d);
+    if (b.n < kBiasMinElements || b.allowance >= kBiasJudgedBelow) continue;  // this Case cannot judge it
+    const bool unbiased = std::fabs(b.mean) <= b.allowance && std::fabs(b.toward_zero) <= b.allowance;
+    count(ctx, *v, unbiased, std::max(std::fabs(b.mean), std::fabs(b.toward_zero)) / b.allowance);
+    if (!unbiased) {
+      char said[640];
+      std::snprintf(said, sizeof said,
+                    "%s/%s: the %s outputs' signed errors lean one way: mean %+.3f ulp, toward zero %+.3f ulp "
+                    "over %zu rounded elements (allowed: %.3f either way; round to nearest gives about 0, "
+                    "truncation +0.5 toward zero)\n  the property's judgment, not the Verdict's: each element is "
+                    "within its bound, so `kverify run` of the Case passes",
+                    std::string(op.name).c_str(), std::string(v->name).c_str(), std::string(name(d)).c_str(), b.mean,
+                    b.toward_zero, b.n, b.allowance);
+      RC_FAIL(std::string(said) + "\n  reproduce: ./kverify run '" + c.to_text() + "'");
     }
   }
 }

@@ -51,6 +51,27 @@ for args in "help" "help case" "run --help" "check --help"; do
   out="$(limited $args)"; rc=$?
   [[ $rc -eq 0 ]] && echo "ok: ulimit -v 8000000; kverify $args -> 0" || { echo "FAIL: ulimit -v 8000000; kverify $args exited $rc: $out"; fail=1; }
 done
+# rounding_unbiased: a truncating store fails it alone, with no claim that the Case passes alone
+# (the judgment is the property's; run passes by design), production variants pass it judged, and
+# an f32-only draw judges nothing and says so.
+out="$("$k" check --backend emu --op gelu_tanh --variant mutant_truncating_store --property gelu_tanh.rounding_unbiased --properties-only --budget 10 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || ! grep -q "signed errors lean one way" <<<"$out" || grep -q "PASSES when run by itself" <<<"$out"; then
+  echo "FAIL: check of mutant_truncating_store by rounding_unbiased exited $rc: $out"; fail=1
+else
+  echo "ok: a truncating store fails rounding_unbiased (exit 1), no 'alone' claim"
+fi
+out="$("$k" check --backend emu --op gelu_tanh --property gelu_tanh.rounding_unbiased --properties-only --budget 5 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 0 ]] || ! grep -qE "^emu +gelu_tanh.rounding_unbiased +strided +[1-9]" <<<"$out" || grep -q "NOT JUDGED" <<<"$out"; then
+  echo "FAIL: check of gelu_tanh's rounding_unbiased exited $rc or judged nothing: $out"; fail=1
+else
+  echo "ok: gelu_tanh's variants pass rounding_unbiased, judged"
+fi
+out="$("$k" check --backend emu --op gelu_tanh --dtype f32 --property gelu_tanh.rounding_unbiased --properties-only --budget 2 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 0 ]] || ! grep -q "gelu_tanh.rounding_unbiased .*NOT JUDGED: no drawn Case could judge it here" <<<"$out"; then
+  echo "FAIL: an f32-only rounding_unbiased exited $rc without NOT JUDGED: $out"; fail=1
+else
+  echo "ok: an f32-only rounding_unbiased is NOT JUDGED, not passed"
+fi
 # A launcher on the stream it was given: held, and no side-stream hint (that is for other streams).
 out="$("$k" run 'op=row_sum shape=5x40 backend=emu' 2>&1)"; rc=$?
 if [[ $rc -ne 0 ]] || ! grep -q "its work on the stream it was given" <<<"$out" || grep -q "side stream" <<<"$out"; then

@@ -318,12 +318,11 @@ Finding report(const Launch& l, const Race& r) {
   }
   const bool cross = r.kind == Kind::cross_block;
   Finding f;
-  f.out_of_bounds = r.kind == Kind::out_of_bounds;
-  f.guard =
-      f.out_of_bounds ? std::string("out-of-bounds ") + (r.later_kind == Access::write ? "write" : "read") : "race";
-  std::string out = f.out_of_bounds ? "in " + space + ", byte " + std::to_string(r.offset) + ": "
-                                    : std::string(kKindNames[static_cast<int>(r.kind)]) + " in " + space + ", byte " +
-                                          std::to_string(r.offset) + ": ";
+  const bool past_bounds = r.kind == Kind::out_of_bounds;
+  f.guard = past_bounds ? std::string("out-of-bounds ") + (r.later_kind == Access::write ? "write" : "read") : "race";
+  std::string out = past_bounds ? "in " + space + ", byte " + std::to_string(r.offset) + ": "
+                                : std::string(kKindNames[static_cast<int>(r.kind)]) + " in " + space + ", byte " +
+                                      std::to_string(r.offset) + ": ";
   if (r.kind == Kind::out_of_bounds) {
     out += side_text(l, r.later, r.later_kind, true, r.bytes) + ", " + r.where;
   } else if (r.kind == Kind::uninitialized_read) {

@@ -107,7 +107,8 @@ void* carve_static_shared(std::size_t bytes, std::size_t alignment, const char* 
 struct Finding {
   std::string guard;
   std::string text;
-  bool out_of_bounds = false;  // reported before a race: a bad address explains what follows it
+  // Reported before a race: a bad address explains what follows it.
+  bool out_of_bounds() const { return guard != "race"; }
   std::string line() const { return guard + ": " + text; }
 };
 

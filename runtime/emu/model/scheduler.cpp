@@ -844,7 +844,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
     }
     // The first block's finding, unless a later block's is out of bounds and it is a race.
     if (auto finding = race::end_block();
-        finding && (!race_report || (finding->out_of_bounds && !race_report->out_of_bounds))) {
+        finding && (!race_report || (finding->out_of_bounds() && !race_report->out_of_bounds()))) {
       race_report = std::move(finding);
       if (blocks > 1)
         race_report->text += " (block " + std::to_string(i + 1) + " of the " + std::to_string(blocks) + " run)";

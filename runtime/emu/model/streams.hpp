@@ -17,7 +17,6 @@ namespace kverify::emu {
 
 std::uint64_t side_stream_launches();
 
-class CallerStream;
 // The stream of the innermost CallerStream on this thread (a cudaStream_t), or null.
 void* caller_stream();
 

@@ -31,9 +31,12 @@
 
 set_property(GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER "${CMAKE_CURRENT_LIST_DIR}/../runtime/emu/model/launch_syntax.hpp")
 
+set_property(GLOBAL PROPERTY KVERIFY_EMU_REWRITE_TOOL kv_emu_launch_rewrite)  # kverify:: in a package's user
+
 function(kverify_emu_rewrite out_var)
-  if(NOT TARGET kv_emu_launch_rewrite)
-    message(FATAL_ERROR "kverify_emu_rewrite: the rewrite tool kv_emu_launch_rewrite is not defined yet (call it after kverify's runtime/ is added)")
+  get_property(tool GLOBAL PROPERTY KVERIFY_EMU_REWRITE_TOOL)
+  if(NOT TARGET ${tool})
+    message(FATAL_ERROR "kverify_emu_rewrite: the rewrite tool ${tool} is not defined yet (call it after kverify's runtime/ is added)")
   endif()
   # One mirror per directory: targets of two directories may rewrite the same source.
   set(mirror "${CMAKE_CURRENT_BINARY_DIR}/kverify_emu_rewrite")
@@ -60,9 +63,9 @@ function(kverify_emu_rewrite out_var)
     file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${abs}")
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND kv_emu_launch_rewrite --mirror "${mirror}" --output "${out}" --depfile "${out}.d"
+      COMMAND ${tool} --mirror "${mirror}" --output "${out}" --depfile "${out}.d"
               --launch-header "${launch_header}" "${abs}"
-      DEPENDS "${abs}" kv_emu_launch_rewrite
+      DEPENDS "${abs}" ${tool}
       DEPFILE "${out}.d"
       COMMENT "emu: rewriting <<<>>> launches of ${shown}"
       VERBATIM)

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 #include <stdexcept>
 
@@ -125,6 +126,14 @@ std::string this_program() {
   char buf[4096];
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+std::string fuzz_run_of_this_build() {
+  const std::filesystem::path exe = this_program();
+  if (exe.empty()) return "fuzz_run";
+  std::error_code ec;
+  if (const auto beside = exe.parent_path() / "fuzz_run"; std::filesystem::exists(beside, ec)) return beside;
+  return exe.parent_path().parent_path() / "fuzz" / "fuzz_run";
 }
 
 }  // namespace kverify

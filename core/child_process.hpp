@@ -39,6 +39,12 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
 // cannot say.
 std::string this_program();
 
+// The fuzz_run built with this program: beside it (a project that uses kverify as a package builds
+// both into one folder) or in ../fuzz/ (kverify's own tree: build/tools/kverify, build/fuzz/fuzz_run);
+// the latter when neither exists, for the message that says it is not built. "fuzz_run" when
+// /proc cannot say where this program is.
+std::string fuzz_run_of_this_build();
+
 // What a program prints (stdout and stderr), trailing blanks removed; "" when it cannot run or
 // exits non-zero (git outside a checkout, no nvidia-smi).
 std::string output_of(const std::vector<std::string>& argv);

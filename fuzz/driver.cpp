@@ -140,7 +140,7 @@ void validate(FuzzArgs& a) {
 // the target's corpus when there is one, mutations of it and random inputs; nothing guides it.
 int run_without_fuzz_tree(const FuzzArgs& a, const fs::path& libfuzzer_binary) {
   std::error_code ec;
-  const fs::path fuzz_run = fs::path(this_program()).parent_path().parent_path() / "fuzz" / "fuzz_run";
+  const fs::path fuzz_run = fuzz_run_of_this_build();
   if (!fs::exists(fuzz_run, ec) || !a.passthrough.empty()) {  // libFuzzer's flags need libFuzzer
     std::fprintf(stderr,
                  "kverify fuzz: NOT RUN: %s is not built (./kverify fuzz builds the fuzz tree: cmake --preset fuzz), "

@@ -49,11 +49,10 @@ std::string program() {
   return exe.empty() ? "kverify" : exe;
 }
 
-// fuzz_run of this build tree (build/tools/kverify -> build/fuzz/fuzz_run), or KVERIFY_FUZZ_RUN.
+// fuzz_run of this build, or KVERIFY_FUZZ_RUN.
 fs::path fuzz_run_binary() {
   if (const char* p = std::getenv("KVERIFY_FUZZ_RUN"); p && *p) return p;
-  const fs::path exe = this_program();
-  return exe.empty() ? fs::path("fuzz_run") : exe.parent_path().parent_path() / "fuzz" / "fuzz_run";
+  return fuzz_run_of_this_build();
 }
 
 // The op's seed corpus (corpus/<op>/ of the source tree), when it is there.

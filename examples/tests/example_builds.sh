@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A user's own project, as the README's "Check your own kernel" starts it: ops/tests/extended_build.sh
-# made it with `kverify new softmax my_kernel`, configured it with find_package(kverify) against a
-# configured copy of this checkout, with examples/my_softmax in KVERIFY_VARIANT_DIRS, and built its
-# kverify CLI (emu; no sanitizer flavors, no CUDA). Here the project's own `ctest` must run and pass
+# made it with `kverify new softmax my_kernel`, configured it with find_package(kverify) against the
+# build tree under test (a package: the project links its libraries), with examples/my_softmax in
+# KVERIFY_VARIANT_DIRS, and built its kverify CLI (its kernels on emu only). Here the project's own `ctest` must run and pass
 # kverify:my_kernel:emu, `kverify list` must show my_softmax and `kverify check --variant
 # my_softmax --properties-only` must pass (the property catalogue: the registration's way in; its
 # boundary Cases, 40 s of emu for a block-per-row kernel's 65537-row Case, are those the project's

@@ -17,7 +17,8 @@
 # place of the package's own: a linker pulls an archive member only for a symbol still undefined, and
 # each table's member defines nothing else.
 
-
+# The targets of this project that `targets` need, themselves included (imported ones are the
+# consumer's to find).
 function(_kverify_package_closure out)
   set(seen "")
   set(queue ${ARGN})

@@ -337,6 +337,25 @@ macro(_kverify_register)
   set_property(GLOBAL PROPERTY ${p}_CXX_FLAGS "${KV_CXX_FLAGS}")
 endmacro()
 
+# Out-of-tree variants: folders whose CMakeLists.txt calls kverify_add_variant (docs/extending.md).
+# The ./kverify driver passes the same list to build/ and build-fuzz/.
+set(KVERIFY_VARIANT_DIRS "$ENV{KVERIFY_VARIANT_DIRS}" CACHE STRING
+  "Folders of out-of-tree kernel variants, ;-separated; each holds a CMakeLists.txt that calls kverify_add_variant")
+
+# kverify_add_variant_dirs(<base> <binary dir> <folder>...): each folder of KVERIFY_VARIANT_DIRS
+# (relative ones from <base>) added with add_subdirectory, in order, into <binary dir>/<index>.
+function(kverify_add_variant_dirs base binary_dir)
+  set(index 0)
+  foreach(dir IN LISTS ARGN)
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${base}")
+    if(NOT EXISTS "${dir}/CMakeLists.txt")
+      message(FATAL_ERROR "kverify: KVERIFY_VARIANT_DIRS names '${dir}', which has no CMakeLists.txt (accepted: folders whose CMakeLists.txt calls kverify_add_variant)")
+    endif()
+    add_subdirectory("${dir}" "${binary_dir}/${index}")
+    math(EXPR index "${index} + 1")
+  endforeach()
+endfunction()
+
 # kverify_add_tests(<name> [BUDGET <n|ns>] [TIMEOUT <seconds>]): ctest entries in the calling project
 # for a registered variant: kverify:<name>:emu runs `kverify check --backend emu --variant <name>` (the
 # boundary Cases and the property catalogue), kverify:<name>:cuda the same on the GPU in a build with

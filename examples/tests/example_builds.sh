@@ -58,4 +58,9 @@ for t in add_subdirectory/kverify variant_dirs; do
   grep -q '.name = "my_softmax"' "$work/$t/variants/kverify_added_variants.cpp" ||
     { echo "FAIL: $t: my_softmax missing from the generated registration table"; exit 1; }
 done
-echo "PASS: kverify new softmax my_kernel, built against kverify (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it"
+step "find_package against a configured kverify that is not built: the configure says so"
+rc=0
+cmake -S "$example" -B "$work/unbuilt_package" "${opts[@]}" -Dkverify_DIR="$work/variant_dirs" >"$work/unbuilt_package.log" 2>&1 || rc=$?
+[[ $rc -ne 0 ]] && tr -s ' \n' ' ' <"$work/unbuilt_package.log" | grep -q 'does not exist: build the kverify tree at' ||
+  { cat "$work/unbuilt_package.log"; echo "FAIL: configuring against the unbuilt tree $work/variant_dirs (exit $rc) did not say to build it"; exit 1; }
+echo "PASS: kverify new softmax my_kernel, built against kverify (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it; an unbuilt package is refused"

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
+#include "check/annotations.hpp"
 #include "check/isolation.hpp"
+#include "check/junit.hpp"
 #include "check/report.hpp"
 #include "check/skips.hpp"
 #include "core/error.hpp"
@@ -54,9 +57,12 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
         if (options.child) rows.erase(key);
         continue;
       }
+      using Status = CheckReport::TestCase::Status;
+      const std::string testcase_name = "boundary " + c.to_text();
       if (refusal) {
         ++row.skipped;
         if (row.skip_reason.empty()) row.skip_reason = *refusal + " (" + c.to_text() + ")";
+        report.testcases.push_back({row.backend, row.variant, testcase_name, Status::skipped, *refusal});
         if (options.child) {  // sent now: the next Case may take the child down
           report.boundary.push_back(row);
           rows.erase(key);
@@ -65,6 +71,7 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
         continue;
       }
       Verdict v;
+      const auto started = std::chrono::steady_clock::now();
       try {
         v = run_case(c);
       } catch (const std::exception& e) {  // one Case that cannot be checked never stops the rest
@@ -74,7 +81,11 @@ int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport
         v.reproduce = c.to_text();
       }
       ++row.cases;
-      if (v.outcome == Outcome::pass) {
+      const bool passed = v.outcome == Outcome::pass;
+      report.testcases.push_back({row.backend, row.variant, testcase_name, passed ? Status::passed : Status::failed,
+                                  passed ? v.accuracy_note : format(v), "./kverify run '" + v.reproduce + "'",
+                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+      if (passed) {
         ++row.passed;
         if (!v.accuracy_note.empty()) {
           ++row.noted;
@@ -131,6 +142,8 @@ int run_check_catalogue(const CheckOptions& options) {
   }
   if (const auto problem = output_path_problem(options.json_path))  // before the run
     throw InputError("--json: " + *problem);
+  if (const auto problem = options.junit_path.empty() ? std::nullopt : output_path_problem(options.junit_path))
+    throw InputError("--junit: " + *problem);
   if (options.isolate || !options.sanitize.empty()) return run_check_isolated(options);
   std::vector<Backend> backends = options.backends;
   if (backends.empty()) {
@@ -142,7 +155,7 @@ int run_check_catalogue(const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   for (Backend backend : backends) {
     if (std::string why; !backend_available(backend, &why)) {
-      report.not_run.push_back(std::string(name(backend)) + ": " + why);
+      note_backend_not_run(backend, why, report);
       continue;
     }
     if (note_variants_not_on_backend(options, backend, report)) continue;
@@ -176,12 +189,16 @@ void rerun_failures_alone(CheckReport& report) {
     if (end == std::string::npos) continue;
     ++rerun;
     const ChildResult alone = run_child({exe, "run", f.message.substr(begin, end - begin)}, {.time_limit = 60});
-    if (alone.exit_code == 0)
-      f.message +=
-          "\n  alone: this Case PASSES when run by itself in a fresh process (./kverify run exit 0): the failure "
-          "needed the Cases run before it in the same process (state kept between launches: a static buffer, a "
-          "cache, a __device__ variable), or does not happen on every run (a race); the replay line re-runs "
-          "them all";
+    if (alone.exit_code != 0) continue;
+    const std::string said = f.message;
+    f.message +=
+        "\n  alone: this Case PASSES when run by itself in a fresh process (./kverify run exit 0): the failure "
+        "needed the Cases run before it in the same process (state kept between launches: a static buffer, a "
+        "cache, a __device__ variable), or does not happen on every run (a race); the replay line re-runs "
+        "them all";
+    for (auto& t : report.testcases)
+      if (t.status == CheckReport::TestCase::Status::failed && t.backend == f.backend && t.message == said)
+        t.message = f.message;
   }
 }
 
@@ -206,11 +223,30 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
                 options.json_path.c_str());
   report.print_tables();
   report.print_domains();
-  const auto write_error = write_output_file(options.json_path, report.json());
+  // The CI formats never pass what the check failed, whatever judged unit the failure came from.
+  const bool a_testcase_failed = std::any_of(report.testcases.begin(), report.testcases.end(), [](const auto& t) {
+    return t.status == CheckReport::TestCase::Status::failed;
+  });
+  if (!report.failures.empty() && !a_testcase_failed)
+    for (const auto& f : report.failures)
+      report.testcases.push_back({f.backend, "", f.what, CheckReport::TestCase::Status::failed, f.message, f.replay});
+  if (const char* ci = std::getenv("GITHUB_ACTIONS"); ci && std::string_view(ci) == "true") {
+    const char* workspace = std::getenv("GITHUB_WORKSPACE");
+    for (const auto& line : github_annotations(report, workspace ? workspace : "")) std::printf("%s\n", line.c_str());
+  }
+  auto write_error = write_output_file(options.json_path, report.json());
   if (write_error)
     std::fprintf(stderr, "kverify check: %s\n", write_error->c_str());
   else
     std::printf("summary written to %s\n", options.json_path.c_str());
+  if (!options.junit_path.empty()) {
+    if (auto junit_error = write_output_file(options.junit_path, junit_xml(report))) {
+      std::fprintf(stderr, "kverify check: %s\n", junit_error->c_str());
+      write_error = junit_error;
+    } else {
+      std::printf("JUnit written to %s\n", options.junit_path.c_str());
+    }
+  }
   int passed = 0, noted = 0;
   for (const auto& r : report.boundary) passed += r.passed, noted += r.noted;
   for (const auto& r : report.properties) passed += r.ok && r.cases > 0, noted += r.ok && r.noted > 0;

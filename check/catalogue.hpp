@@ -24,6 +24,7 @@ struct CheckOptions {
   int cases = 30;                       // RapidCheck cases per property (--budget N)
   double seconds = 0;                   // or a time budget for all properties (--budget Ns)
   std::string json_path = "kverify-check.json";
+  std::string junit_path;  // --junit: the JUnit XML file ("" writes none)
   bool boundary_cases = true;
   // Fault isolation (check/isolation.hpp): the parent runs each backend x variant in a child
   // process; --no-isolate runs everything in this process.

@@ -80,7 +80,7 @@ std::vector<std::string> split_tabs(const std::string& s) {
 struct ChildState {
   bool last_on_cuda = false;
   std::string last_case;
-  std::size_t boundary_sent = 0, properties_sent = 0, failures_sent = 0, notes_sent = 0;
+  std::size_t boundary_sent = 0, properties_sent = 0, failures_sent = 0, notes_sent = 0, testcases_sent = 0;
 };
 ChildState& child() {
   static ChildState s;
@@ -158,6 +158,12 @@ void child_flush(CheckReport& r) {
     std::printf("@kv note %s\t%s\t%s\t%s\n", escape(n.backend).c_str(), escape(n.what).c_str(),
                 escape(n.message).c_str(), escape(n.replay).c_str());
   }
+  for (; s.testcases_sent < r.testcases.size(); ++s.testcases_sent) {
+    const auto& t = r.testcases[s.testcases_sent];
+    std::printf("@kv testcase %s\t%s\t%s\t%d\t%s\t%s\t%s\n", escape(t.backend).c_str(), escape(t.variant).c_str(),
+                escape(t.name).c_str(), static_cast<int>(t.status), number(t.seconds).c_str(),
+                escape(t.message).c_str(), escape(t.replay).c_str());
+  }
   for (; s.failures_sent < r.failures.size(); ++s.failures_sent) {
     const auto& f = r.failures[s.failures_sent];
     std::printf("@kv failure %s\t%s\t%s\t%s\n", escape(f.backend).c_str(), escape(f.what).c_str(),
@@ -224,6 +230,12 @@ void ChildTranscript::feed(const std::string& line) {
     const auto f = split_tabs(rest);
     if (f.size() < 4) return;
     report.failures.push_back({f[0], f[1], f[2], f[3]});
+  } else if (kind == "testcase") {
+    const auto f = split_tabs(rest);
+    const int status = f.size() < 7 ? -1 : std::atoi(f[3].c_str());
+    if (status < 0 || status > static_cast<int>(CheckReport::TestCase::Status::skipped)) return;
+    report.testcases.push_back({f[0], f[1], f[2], static_cast<CheckReport::TestCase::Status>(status), f[5], f[6],
+                                std::strtod(f[4].c_str(), nullptr)});
   } else if (kind == "note") {
     const auto f = split_tabs(rest);
     if (f.size() < 4) return;
@@ -365,6 +377,9 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
     report.properties.insert(report.properties.end(), t.report.properties.begin(), t.report.properties.end());
     report.failures.insert(report.failures.end(), t.report.failures.begin(), t.report.failures.end());
     report.notes.insert(report.notes.end(), t.report.notes.begin(), t.report.notes.end());
+    report.testcases.insert(report.testcases.end(), t.report.testcases.begin(), t.report.testcases.end());
+    const std::string variant_name = std::string(v->op) + "/" + std::string(v->name);
+    using Status = CheckReport::TestCase::Status;
     for (const auto& [case_line, lines] : t.findings) {
       std::string message = "FAIL  " + options.sanitize + " reported an error while this Case ran on " +
                             std::string(name(backend)) + "\n  Case: " + case_line;
@@ -372,16 +387,22 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
       report.failures.push_back(
           {std::string(name(backend)), "compute-sanitizer " + options.sanitize, message,
            "compute-sanitizer --tool " + options.sanitize + " ./kverify run '" + case_line + "'"});
+      report.testcases.push_back({std::string(name(backend)), variant_name,
+                                  "compute-sanitizer " + options.sanitize + " " + case_line, Status::failed, message,
+                                  report.failures.back().replay});
     }
     const bool clean_exit =
         child.exit_code == 0 || child.exit_code == 1 || (!sanitizer.empty() && child.exit_code == kSanitizerExit);
     if (t.done && clean_exit) {
-      if (!sanitizer.empty() && child.exit_code == kSanitizerExit && t.findings.empty())
+      if (!sanitizer.empty() && child.exit_code == kSanitizerExit && t.findings.empty()) {
         report.failures.push_back(
             {std::string(name(backend)), "compute-sanitizer " + options.sanitize,
              "FAIL  compute-sanitizer exited with its error code but no record could be attributed to a Case",
              "compute-sanitizer --tool " + options.sanitize + " " + exe + " check --backend cuda --variant " +
                  std::string(v->name)});
+        report.testcases.push_back({std::string(name(backend)), variant_name, "compute-sanitizer " + options.sanitize,
+                                    Status::failed, report.failures.back().message, report.failures.back().replay});
+      }
       break;
     }
     // The child died: the Case that was running is a device fault; a fresh child goes on after it.
@@ -405,6 +426,10 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
                                    "\n  the Case that was running: " + running +
                                    (hung ? "\n  the variant's remaining Cases were not run" : ""),
                                t.running.empty() ? "(none)" : "./kverify run '" + t.running + "'"});
+    // The Case (or the property) it stood for: the child died before it could report it.
+    report.testcases.push_back({std::string(name(backend)), variant_name,
+                                t.part == 0 && !t.running.empty() ? "boundary " + t.running : part_name, Status::failed,
+                                report.failures.back().message, report.failures.back().replay});
     std::fprintf(stderr, "%s  %s in a child (%s) while running: %s; %s\n", tag.c_str(), what.c_str(), how.c_str(),
                  running.c_str(), hung ? "the variant's remaining Cases are not run" : "continuing in a fresh child");
     if (t.part == 0 && !t.running.empty()) {  // the boundary table counts it: a Case, failed
@@ -471,7 +496,7 @@ int run_check_isolated(const CheckOptions& options) {
   std::vector<Task> tasks;
   for (Backend backend : backends) {
     if (std::string why; !backend_available(backend, &why)) {
-      report.not_run.push_back(std::string(name(backend)) + ": " + why);
+      note_backend_not_run(backend, why, report);
       continue;
     }
     note_variants_not_on_backend(options, backend, report);
@@ -498,6 +523,7 @@ int run_check_isolated(const CheckOptions& options) {
     report.properties.insert(report.properties.end(), o.properties.begin(), o.properties.end());
     report.failures.insert(report.failures.end(), o.failures.begin(), o.failures.end());
     report.notes.insert(report.notes.end(), o.notes.begin(), o.notes.end());
+    report.testcases.insert(report.testcases.end(), o.testcases.begin(), o.testcases.end());
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return finish_check(options, report);

@@ -51,7 +51,33 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
     std::fprintf(stderr, "  [%zu/%zu] %s %s: %s (%d cases, %.1f s)%s%s\n", i + 1, selected.size(),
                  std::string(name(backend)).c_str(), std::string(p.name).c_str(), outcome.passed ? "ok" : "FAILED",
                  outcome.cases, seconds, left.empty() ? "" : "; ", left.c_str());
+    std::string replay = "./kverify check --backend " + std::string(name(backend)) + " --property " +
+                         std::string(p.name) + " --seed " + std::to_string(options.seed) + " --budget " +
+                         std::to_string(cases);
+    if (options.variant) replay += " --variant " + *options.variant;
+    if (options.dtype) replay += " --dtype " + std::string(name(*options.dtype));
+    const std::size_t first_testcase = report.testcases.size();
+    bool a_variant_failed = false;
     for (const auto& [variant, t] : tally) {
+      const bool ok = outcome.passed || t.passed == t.cases;
+      using Status = CheckReport::TestCase::Status;
+      CheckReport::TestCase tc{std::string(name(backend)),
+                               std::string(p.op->name) + "/" + variant,
+                               std::string(p.name),
+                               Status::passed,
+                               t.first_note,
+                               replay,
+                               seconds};
+      if (!ok) {
+        a_variant_failed = true;
+        tc.status = Status::failed;
+        tc.message = outcome.failure;
+      } else if (t.cases == 0) {  // never a pass: nothing was judged
+        tc.status = Status::skipped;
+        tc.message = t.outside > 0 ? "its Cases are outside what the variant takes"
+                                   : "NOT JUDGED: no drawn Case could judge it here";
+      }
+      report.testcases.push_back(tc);
       report.properties.push_back({std::string(name(backend)), std::string(p.name), variant, t.cases, t.passed,
                                    t.worst_margin, outcome.passed || t.passed == t.cases, t.pinned, t.moved, t.outside,
                                    t.noted});
@@ -63,13 +89,24 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
     }
     if (tally.empty())  // nothing applied (e.g. a variant filter for another op)
       report.properties.push_back({std::string(name(backend)), std::string(p.name), "-", 0, 0, 0, true});
+    // A property can fail past every Verdict (bits across schedules, the errors' mean): the CI formats
+    // then fail each variant it ran, never none.
+    if (!outcome.passed && !a_variant_failed) {
+      if (first_testcase == report.testcases.size())
+        report.testcases.push_back({std::string(name(backend)),
+                                    std::string(p.op->name) + "/" + options.variant.value_or("-"),
+                                    std::string(p.name),
+                                    {},
+                                    "",
+                                    replay,
+                                    seconds});
+      for (std::size_t k = first_testcase; k < report.testcases.size(); ++k) {
+        report.testcases[k].status = CheckReport::TestCase::Status::failed;
+        report.testcases[k].message = outcome.failure;
+      }
+    }
     if (!outcome.passed) {
       ++failed;
-      std::string replay = "./kverify check --backend " + std::string(name(backend)) + " --property " +
-                           std::string(p.name) + " --seed " + std::to_string(options.seed) + " --budget " +
-                           std::to_string(cases);
-      if (options.variant) replay += " --variant " + *options.variant;
-      if (options.dtype) replay += " --dtype " + std::string(name(*options.dtype));
       report.failures.push_back({std::string(name(backend)), std::string(p.name), outcome.failure, replay});
     }
     if (options.child) child_flush(report);

@@ -26,12 +26,25 @@ struct CheckReport {
   struct Failure {
     std::string backend, what, message, replay;
   };
+  // One judged unit, for CI formats (check/junit.hpp, check/annotations.hpp): a boundary Case, a
+  // property on one variant, or what stood for them (a device fault, a variant that cannot run on
+  // a backend). The tables above are summaries of these.
+  struct TestCase {
+    enum class Status { passed, failed, skipped };
+    std::string backend, variant;  // variant: "op/name"
+    std::string name;              // "boundary <Case line>", a property's name, ...
+    Status status = Status::passed;
+    std::string message;  // a failure's Verdict, a skip's reason, a pass's accuracy note
+    std::string replay;
+    double seconds = 0;
+  };
   std::vector<BoundaryRow> boundary;
   std::vector<PropertyRow> properties;
   std::vector<Failure> failures;
   // Passes with an accuracy note (a FAIL under --strict): per boundary Case, and the first Case of
   // each property x variant; message: "<subject>: <note>".
   std::vector<Failure> notes;
+  std::vector<TestCase> testcases;
   std::vector<std::string> not_run;
   std::vector<std::string> skipped;  // variants that cannot run on a backend at all, with the reason
   double seconds = 0;

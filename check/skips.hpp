@@ -12,6 +12,13 @@
 
 namespace kverify {
 
+// A backend that cannot run here at all: NOT RUN, with the reason.
+inline void note_backend_not_run(Backend backend, const std::string& why, CheckReport& report) {
+  report.not_run.push_back(std::string(name(backend)) + ": " + why);
+  report.testcases.push_back({std::string(name(backend)), "", "runs on " + std::string(name(backend)),
+                              CheckReport::TestCase::Status::skipped, "NOT RUN: " + why});
+}
+
 // Records, for one backend, the variants the filters select that cannot run there; true when
 // none of the selected variants can (nothing else to do on this backend).
 inline bool note_variants_not_on_backend(const CheckOptions& options, Backend backend, CheckReport& report) {
@@ -23,6 +30,9 @@ inline bool note_variants_not_on_backend(const CheckOptions& options, Backend ba
     if (const auto why = not_on_backend(v, backend)) {
       ++refused;
       (options.variant ? report.not_run : report.skipped).push_back(std::string(name(backend)) + ": " + *why);
+      report.testcases.push_back({std::string(name(backend)), std::string(v.op) + "/" + std::string(v.name),
+                                  "runs on " + std::string(name(backend)), CheckReport::TestCase::Status::skipped,
+                                  *why});
     }
   }
   return selected > 0 && refused == selected;

@@ -57,7 +57,7 @@ set_property(GLOBAL PROPERTY KVERIFY_VARIANT_IDS "")
 # the deferred generation runs in the top-level directory's scope, which may be a user's project.
 set_property(GLOBAL PROPERTY KVERIFY_VARIANT_FIELDS KIND OP NAME HEADERS KERNEL_SOURCES HOST INCLUDES INCLUDES_EMU
   INCLUDES_CUDA LAUNCHER SIGNATURE FUNCTIONS NO_STREAM STRATEGY DTYPES MUTANT CHEAT MODE REASON MAX_ROWS MAX_COLS ACCEPTS
-  WORKSPACE POLICY PRECONDITION CUDA_FLAGS CUDA_ARCHITECTURES WORKSPACE_FUNCTION CXX_FLAGS)
+  WORKSPACE POLICY PRECONDITION CUDA_FLAGS CUDA_ARCHITECTURES WORKSPACE_FUNCTION CXX_FLAGS REGISTERED_AT)
 
 # The tables CMake checks arguments against (the C++ reads the same files).
 file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../kernels/preconditions.def" _kv_precondition_lines REGEX "^KVERIFY_PRECONDITION\\(")
@@ -309,6 +309,8 @@ macro(_kverify_register)
   set_property(GLOBAL PROPERTY ${p}_KIND "${kind}")
   set_property(GLOBAL PROPERTY ${p}_OP "${KV_OP}")
   set_property(GLOBAL PROPERTY ${p}_NAME "${KV_NAME}")
+  _kverify_registration_line(registered_at "${CMAKE_CURRENT_LIST_FILE}" "${KV_NAME}")
+  set_property(GLOBAL PROPERTY ${p}_REGISTERED_AT "${registered_at}")
   set_property(GLOBAL PROPERTY ${p}_HEADERS "${headers}")
   set_property(GLOBAL PROPERTY ${p}_KERNEL_SOURCES "${kernel_sources}")
   set_property(GLOBAL PROPERTY ${p}_HOST "${host_sources}")
@@ -358,7 +360,8 @@ endfunction()
 
 # kverify_add_tests(<name> [BUDGET <n|ns>] [TIMEOUT <seconds>]): ctest entries in the calling project
 # for a registered variant: kverify:<name>:emu runs `kverify check --backend emu --variant <name>` (the
-# boundary Cases and the property catalogue), kverify:<name>:cuda the same on the GPU in a build with
+# boundary Cases and the property catalogue; its JSON and JUnit XML beside, named after the entry),
+# kverify:<name>:cuda the same on the GPU in a build with
 # CUDA (exit 3, no GPU here, is reported by ctest as skipped, never as passed). Call it after the
 # registration. TIMEOUT (default 1800): a kernel that never ends fails its entry then instead of
 # holding CI until the job's own limit.
@@ -402,9 +405,38 @@ function(_kverify_add_tests name)
     add_test(NAME kverify:${name}:${backend}
              COMMAND kverify check --backend ${backend} --op ${op} --variant ${name} ${budget}
                      --json ${CMAKE_CURRENT_BINARY_DIR}/kverify-${name}-${backend}.json
+                     --junit ${CMAKE_CURRENT_BINARY_DIR}/kverify-${name}-${backend}.junit.xml
              WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
     set_tests_properties(kverify:${name}:${backend} PROPERTIES SKIP_RETURN_CODE 3 LABELS kverify TIMEOUT ${KT_TIMEOUT})
   endforeach()
+endfunction()
+
+# "<file>:<line>" of the registration NAME <name> in the calling list file (a function cannot read
+# its caller's line): what a CI annotation points at when no kernel line is known.
+function(_kverify_registration_line out file name)
+  file(READ "${file}" text)
+  set(from 0)
+  set(${out} "${file}" PARENT_SCOPE)
+  while(TRUE)
+    string(SUBSTRING "${text}" ${from} -1 rest)
+    string(REGEX MATCH "NAME[ \t\r\n]+${name}([ \t\r\n)]|$)" found "${rest}")
+    if(NOT found)
+      return()
+    endif()
+    string(FIND "${rest}" "${found}" at)
+    math(EXPR start "${from} + ${at}")
+    string(SUBSTRING "${text}" 0 ${start} before)
+    # NAME <name> of a kverify_add_* call, not of another command or a comment's text.
+    string(REGEX MATCH "[A-Za-z_]+\\([^()]*$" call "${before}")
+    if(call MATCHES "^kverify_add_(kernel|variant)\\(")
+      string(REGEX REPLACE "[^\n]" "" newlines "${before}")
+      string(LENGTH "${newlines}" line)
+      math(EXPR line "${line} + 1")
+      set(${out} "${file}:${line}" PARENT_SCOPE)
+      return()
+    endif()
+    math(EXPR from "${start} + 4")
+  endwhile()
 endfunction()
 
 # A C++ string literal's body.
@@ -717,6 +749,10 @@ function(_kverify_generate_variants)
       _kverify_cxx_string(flags_text "${flags_text}")
       string(APPEND entries ", .cuda_flags = \"${flags_text}\"")
     endif()
+    _kverify_cxx_string(registered_text "${REGISTERED_AT}")
+    string(JOIN ";" sources_text ${KERNEL_SOURCES} ${HEADERS} ${HOST})
+    _kverify_cxx_string(sources_text "${sources_text}")
+    string(APPEND entries ", .registered_at = \"${registered_text}\", .sources = \"${sources_text}\"")
     string(APPEND entries ", .launch_emu = ${launch_emu}, .launch_cuda = ${launch_cuda}},\n")
   endforeach()
 

@@ -54,6 +54,11 @@ struct Variant {
   std::string_view policy;
   std::unique_ptr<Tolerance> (*custom_tolerance)(const Case&) = nullptr;
   std::string_view cuda_flags;  // the registration's nvcc flags (--use_fast_math changes what is expected)
+  // Where a CI annotation points (check/annotations.hpp): the registration's CMake call
+  // ("<file>:<line>") and its source files (absolute paths, ';'-separated). Empty for kverify's
+  // production variants, whose sources are kernels/<op>/.
+  std::string_view registered_at;
+  std::string_view sources;
   Launcher launch_emu = nullptr;
   Launcher launch_cuda = nullptr;  // null when this build has no CUDA
 

@@ -55,6 +55,10 @@ constexpr Option kOptions[] = {
     {"--budget", "N|Ns", ValueKind::text, "N cases per property, or Ns seconds for all properties", "30",
      "N (1..1000000) or Ns", 0, 0, &budget_check},
     {"--json", "PATH", ValueKind::text, "where the summary JSON goes", "kverify-check.json"},
+    {"--junit", "PATH", ValueKind::text,
+     "also write JUnit XML there (a testsuite per backend x variant, a testcase per boundary Case and\n"
+     "property; failures carry the Verdict and the reproduce line); with GITHUB_ACTIONS=true, failures\n"
+     "are printed as ::error annotations too"},
     {"--properties-only", "", ValueKind::flag, "skip the boundary Cases"},
     {"--sanitize", "TOOL", ValueKind::choice,
      "the children run under compute-sanitizer --tool TOOL on the GPU (it implies --backend cuda;\n"
@@ -118,6 +122,7 @@ int check(const ParsedOptions& p) {
     o.seconds = budget.seconds;
   }
   o.json_path = p.text("--json", o.json_path);
+  o.junit_path = p.text("--junit", "");
   o.boundary_cases = !p.has("--properties-only");
   o.isolate = !p.has("--no-isolate");
   o.sanitize = p.text("--sanitize", "");

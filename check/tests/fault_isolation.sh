@@ -28,8 +28,10 @@ boundary=$(awk '$2 == "gelu_tanh/strided" && $3 == "f32" {print $4}' "$work/ref.
 properties=$(grep -cE "^$backend +gelu_tanh\.[a-z_]+ +strided +[1-9]" "$work/ref.out")
 [[ -n "$boundary" && "$properties" -gt 0 ]] || fail "could not read the reference run's counts"
 
-"$k" check --backend "$backend" --variant mutant_gpuv_far_oob_write --dtype f32 --budget 1 --json "$work/fault.json" \
-  >"$work/fault.out" 2>"$work/fault.err"
+# Under GITHUB_ACTIONS=true, with --junit: the CI formats of a run whose every testcase faults.
+src="$(cd "$(dirname "$0")/../.." && pwd)"
+GITHUB_ACTIONS=true GITHUB_WORKSPACE="$src" "$k" check --backend "$backend" --variant mutant_gpuv_far_oob_write \
+  --dtype f32 --budget 1 --json "$work/fault.json" --junit "$work/fault.xml" >"$work/fault.out" 2>"$work/fault.err"
 rc=$?
 [[ $rc -eq 1 ]] || fail "exit $rc, expected 1 (a kernel failed); output: $(tail -5 "$work/fault.out")"
 case "$backend" in
@@ -51,4 +53,23 @@ first=$(grep -m1 "the Case that was running:" "$work/fault.out" | sed 's/.*runni
 "$k" run "$first" >"$work/run.out" 2>&1; rc=$?
 [[ $rc -eq 1 ]] || fail "kverify run of the faulting Case exited $rc, expected 1"
 grep -q "device fault" "$work/run.out" || fail "kverify run printed no device fault: $(cat "$work/run.out")"
+# The JUnit fails each faulting testcase; the annotations point at the registration's CMake line (a
+# device fault names no kernel line), at most 20 and a warning that counts the rest.
+if command -v xmllint >/dev/null; then
+  xmllint --noout --schema "$src/check/junit.xsd" "$work/fault.xml" 2>"$work/schema.err" ||
+    fail "the JUnit does not validate: $(head -3 "$work/schema.err")"
+  j_failed=$(xmllint --xpath 'count(//testcase[failure])' "$work/fault.xml")
+  [[ $j_failed -eq $expected ]] || fail "the JUnit fails $j_failed testcases, expected $expected"
+else
+  fail "xmllint not found (Debian package libxml2-utils; ./kverify test installs it)"
+fi
+errors=$(grep -c '^::error ' "$work/fault.out")
+[[ $errors -eq $((expected < 20 ? expected : 20)) ]] || fail "$errors ::error lines for $expected failures"
+((expected <= 20)) || grep -q "^::warning title=kverify::$((expected - 20)) more failures" "$work/fault.out" ||
+  fail "no warning counting the $((expected - 20)) failures past the 20 annotated"
+at=$(grep -m1 '^::error ' "$work/fault.out" | sed -En 's/^::error file=([^,]*),line=([0-9]+),.*/\1:\2/p')
+[[ "${at%%:*}" == kernels/gelu_tanh/mutants/CMakeLists.txt ]] || fail "annotation at '$at', expected the registration's CMakeLists.txt"
+sed -n "${at##*:}p" "$src/${at%%:*}" | grep -q 'NAME mutant_gpuv_far_oob_write' ||
+  fail "line ${at##*:} of ${at%%:*} is not the registration: $(sed -n "${at##*:}p" "$src/${at%%:*}")"
+echo "ok: JUnit fails the $expected testcases; ::error at the registration, $at"
 echo "ok: $faults device-fault Verdicts on $backend ($boundary boundary Cases + $properties properties), each in a fresh child; first: $first"

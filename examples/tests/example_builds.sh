@@ -26,7 +26,8 @@ step() { echo "== $*" >&2; }
 
 step "the project's own ctest runs kverify's catalogue on my_kernel"
 rc=0
-(cd "$work" && ctest --test-dir "$build" --output-on-failure) >"$work/ctest.txt" 2>&1 || rc=$?
+(cd "$work" && ctest --test-dir "$build" --output-on-failure --output-junit ctest-junit.xml) >"$work/ctest.txt" 2>&1 ||
+  rc=$?
 tail -5 "$work/ctest.txt"
 grep -qE 'kverify:my_kernel:emu .*Passed' "$work/ctest.txt" && grep -q '100% tests passed' "$work/ctest.txt" &&
   [[ $rc -eq 0 ]] || { cat "$work/ctest.txt"; echo "FAIL: the new project's ctest (exit $rc)"; exit 1; }
@@ -37,6 +38,31 @@ tests = {t["name"]: t for t in json.load(sys.stdin)["tests"]}
 props = {p["name"]: p["value"] for p in tests["kverify:my_kernel:emu"]["properties"]}
 sys.exit(0 if props.get("TIMEOUT") == 1800 else "FAIL: kverify:my_kernel:emu has TIMEOUT %r, expected 1800" % props.get("TIMEOUT"))' ||
   exit 1
+
+step "the CI job kverify new wrote: the files it uploads are those the project's ctest wrote"
+project="$extended/my_kernel"
+workflow="$project/.github/workflows/kverify.yml"
+[[ -s $workflow ]] || { echo "FAIL: kverify new wrote no .github/workflows/kverify.yml"; exit 1; }
+ref="$(git -C "$src" rev-parse HEAD 2>/dev/null || true)"
+grep -q "^  KVERIFY_REF: \"$ref\"$" "$workflow" ||
+  { echo "FAIL: the workflow's KVERIFY_REF is not this checkout's commit $ref: $(grep KVERIFY_REF: "$workflow")"; exit 1; }
+uploads="$(sed -En 's/^ +(build\/[^ ]*)$/\1/p' "$workflow")"  # the upload step's paths, globs as written
+for artifact in build/kverify-my_kernel-emu.junit.xml build/kverify-my_kernel-emu.json build/ctest-junit.xml; do
+  [[ -s $project/$artifact ]] || { echo "FAIL: the project's ctest wrote no $artifact"; exit 1; }
+  uploaded=""
+  while read -r glob; do
+    if [[ $artifact == $glob ]]; then uploaded="$glob"; fi
+  done <<<"$uploads"
+  [[ -n $uploaded ]] || { echo "FAIL: the workflow uploads no path matching $artifact (it uploads: $uploads)"; exit 1; }
+done
+xmllint --noout --schema "$src/check/junit.xsd" "$project/build/kverify-my_kernel-emu.junit.xml" ||
+  { echo "FAIL: the project's JUnit does not validate against check/junit.xsd"; exit 1; }
+# ctest's own row and kverify's file are one run: the entry passed, and the file fails nothing.
+[[ $(xmllint --xpath 'count(//testcase[failure])' "$project/build/kverify-my_kernel-emu.junit.xml") -eq 0 &&
+   $(xmllint --xpath 'count(//testcase)' "$project/build/kverify-my_kernel-emu.junit.xml") -gt 0 ]] ||
+  { echo "FAIL: kverify:my_kernel:emu passed but its JUnit fails a testcase or holds none"; exit 1; }
+grep -q 'name="kverify:my_kernel:emu"' "$project/build/ctest-junit.xml" ||
+  { echo "FAIL: ctest's JUnit has no kverify:my_kernel:emu row"; exit 1; }
 
 step "kverify list shows my_softmax"
 "$kv" list | tee "$work/list.txt" | grep -E '^softmax +my_softmax +f32 f16 bf16 +emu' ||

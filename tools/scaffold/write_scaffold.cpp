@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/child_process.hpp"
 #include "core/error.hpp"
 #include "tools/scaffold/templates.hpp"
 
@@ -32,8 +33,13 @@ int write_scaffold(const ScaffoldRequest& r) {
     throw InputError("cannot create " + shown(dir.string()) + ": " + ec.message() +
                      " (accepted: a folder this user can create)");
 
+  // The kverify the CI job builds: this checkout's remote and commit ("" outside a git checkout:
+  // the workflow then says to set them).
+  const std::string kverify_git = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "remote", "get-url", "origin"});
+  const std::string kverify_ref = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "rev-parse", "HEAD"});
   const auto fill = [&](std::string_view text) {
     std::string out(text);
+    out = replaced(out, "@CI@", cli::scaffold::kCiSection);  // first: it holds the keys below
     out = replaced(out, "@LAUNCHER@",
                    "// The launcher kverify calls (SIGNATURE " + std::string(r.signature) +
                        "), T from the "
@@ -45,6 +51,9 @@ int write_scaffold(const ScaffoldRequest& r) {
     out = replaced(out, "@LIMITS@", r.limits);
     out = replaced(out, "@STRATEGY@", r.strategy);
     out = replaced(out, "@KVERIFY_BUILD@", KVERIFY_BUILD_DIR);
+    out = replaced(out, "@VARIANT@", r.op_folder ? r.name + "_kernel" : r.name);
+    out = replaced(out, "@KVERIFY_GIT@", kverify_git);
+    out = replaced(out, "@KVERIFY_REF@", kverify_ref);
     return out;
   };
   namespace t = cli::scaffold;
@@ -53,12 +62,16 @@ int write_scaffold(const ScaffoldRequest& r) {
           ? std::vector<std::pair<std::string, std::string_view>>{{"CMakeLists.txt", t::kOp_CMakeLists_txt},
                                                                   {"@NAME@_op.cpp", t::kOp_op_cpp},
                                                                   {"@NAME@.cu", t::kOp_kernel_cu},
-                                                                  {"README.md", t::kOp_README_md}}
-          : std::vector<std::pair<std::string, std::string_view>>{
-                {"CMakeLists.txt", t::kCMakeLists}, {"@NAME@.cu", t::kernel_source(r.op)}, {"README.md", t::kReadme}};
+                                                                  {"README.md", t::kOp_README_md},
+                                                                  {".github/workflows/kverify.yml", t::kWorkflow}}
+          : std::vector<std::pair<std::string, std::string_view>>{{"CMakeLists.txt", t::kCMakeLists},
+                                                                  {"@NAME@.cu", t::kernel_source(r.op)},
+                                                                  {"README.md", t::kReadme},
+                                                                  {".github/workflows/kverify.yml", t::kWorkflow}};
   std::string written;
   for (const auto& [file_template, text] : files) {
     const std::string file = replaced(file_template, "@NAME@", r.name);
+    std::filesystem::create_directories((dir / file).parent_path(), ec);
     std::ofstream out(dir / file, std::ios::binary);
     out << fill(text);
     if (!out.flush())
@@ -67,6 +80,11 @@ int write_scaffold(const ScaffoldRequest& r) {
   }
   std::printf("created %s/: %s (%s, SIGNATURE %s)\n", dir.string().c_str(), written.c_str(), r.op.c_str(),
               std::string(r.signature).c_str());
+  if (kverify_git.empty() || kverify_ref.empty())
+    std::printf(
+        "note: %s/.github/workflows/kverify.yml needs KVERIFY_GIT and KVERIFY_REF, your kverify repository's URL "
+        "and commit (this kverify checkout has no remote 'origin' to take them from)\n",
+        dir.string().c_str());
   std::printf("next: %s/README.md (build it against %s, then ctest)\n", dir.string().c_str(), KVERIFY_BUILD_DIR);
   return 0;
 }

@@ -15,9 +15,9 @@ struct ScaffoldRequest {
   bool op_folder = false;  // `kverify new op <name>`: an op of the user's own and a kernel of it
 };
 
-// Writes <dir>/CMakeLists.txt, <dir>/<name>.cu and <dir>/README.md (an op folder: also
-// <dir>/<name>_op.cpp); throws InputError when the folder has files or cannot be written. Returns
-// the exit code.
+// Writes <dir>/CMakeLists.txt, <dir>/<name>.cu, <dir>/README.md (an op folder: also
+// <dir>/<name>_op.cpp) and <dir>/.github/workflows/kverify.yml (the CI job); throws InputError
+// when the folder has files or cannot be written. Returns the exit code.
 int write_scaffold(const ScaffoldRequest& r);
 
 }  // namespace kverify

@@ -41,6 +41,7 @@ std::string command_usage(const Command& c);
 std::string command_help(const Command& c);
 // `kverify help`: every command's usage and summary.
 std::string overview();
+std::string version_text();  // `kverify --version`
 // The README's command list (between its commands:begin/end markers; a test keeps them equal).
 std::string commands_markdown();
 

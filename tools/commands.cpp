@@ -1,6 +1,8 @@
 // The table of commands, and the help, overview and README command list made from it.
 #include "tools/command.hpp"
 
+#include "kernels/registry.hpp"
+
 namespace kverify::cli {
 
 std::span<const Command* const> all_commands() {
@@ -64,7 +66,19 @@ std::string overview() {
   for (const Command* c : all_commands())
     out += "  " + std::string(c->name) + std::string(c->name.size() < 9 ? 9 - c->name.size() : 1, ' ') +
            std::string(c->summary) + "\n";
-  out += "\n`./kverify <command> --help` for one command; `./kverify help case` for the Case fields.\n";
+  out +=
+      "\n`./kverify <command> --help` for one command; `./kverify help case` for the Case fields;\n"
+      "`./kverify --version` for this build's version.\n";
+  return out;
+}
+
+std::string version_text() {
+  // KVERIFY_VERSION is the CMake project's version; a package's compatibility rule is in
+  // cmake/kverifyConfigVersion (same minor version before 1.0).
+  std::string out = std::string("kverify ") + KVERIFY_VERSION + "\nbackends: emu";
+  bool cuda = false;
+  for (const auto& v : all_variants()) cuda = cuda || v.launch_cuda != nullptr;
+  out += cuda ? ", cuda (this build has nvcc-compiled launchers)\n" : " (no cuda launcher in this build)\n";
   return out;
 }
 

@@ -34,6 +34,10 @@ int main(int argc, char** argv) {
     std::printf("%s", overview().c_str());
     return args.empty() ? kBadInput : kPass;
   }
+  if (args[0] == "--version") {
+    std::printf("%s", version_text().c_str());
+    return kPass;
+  }
   const Command* c = find_command(args[0]);
   if (!c) {
     std::string names;

@@ -89,4 +89,16 @@ rc=0
 cmake -S "$example" -B "$work/unbuilt_package" "${opts[@]}" -Dkverify_DIR="$work/variant_dirs" >"$work/unbuilt_package.log" 2>&1 || rc=$?
 [[ $rc -ne 0 ]] && tr -s ' \n' ' ' <"$work/unbuilt_package.log" | grep -q 'does not exist: build the kverify tree at' ||
   { cat "$work/unbuilt_package.log"; echo "FAIL: configuring against the unbuilt tree $work/variant_dirs (exit $rc) did not say to build it"; exit 1; }
-echo "PASS: kverify new softmax my_kernel, built against kverify (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it; an unbuilt package is refused"
+# The package's version rule: a project asking for another minor version is refused, naming this one.
+version="$("$kv" --version | sed -En 's/^kverify ([0-9]+)\.([0-9]+)\.[0-9]+$/\1 \2/p')"
+read -r major minor <<<"$version"
+[[ -n $major ]] || { echo "FAIL: kverify --version printed no version: $("$kv" --version)"; exit 1; }
+package="$(sed -n 's/^kverify_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")"
+mkdir -p "$work/other_version"
+printf 'cmake_minimum_required(VERSION 3.25)\nproject(other_version NONE)\nfind_package(kverify %s.%s CONFIG REQUIRED)\n' \
+  "$major" "$((minor + 1))" >"$work/other_version/CMakeLists.txt"
+rc=0
+cmake -S "$work/other_version" -B "$work/other_version/build" -Dkverify_DIR="$package" >"$work/other_version.log" 2>&1 || rc=$?
+[[ $rc -ne 0 ]] && tr -s ' \n' ' ' <"$work/other_version.log" | grep -q "version: $major.$minor" ||
+  { cat "$work/other_version.log"; echo "FAIL: find_package(kverify $major.$((minor + 1))) against $major.$minor (exit $rc) was not refused naming the version"; exit 1; }
+echo "PASS: kverify new softmax my_kernel, built against kverify (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it; an unbuilt package and another minor version are refused"

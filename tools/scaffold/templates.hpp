@@ -1,7 +1,7 @@
 // The files `kverify new` writes (tools/scaffold/*.in for a kernel folder, tools/scaffold/op/*.in
 // for an op folder; embedded at configure time by tools/CMakeLists.txt): @NAME@, @OP@,
-// @CI@, @SIGNATURE@, @LAUNCHER@, @LIMITS@, @STRATEGY@, @KVERIFY_BUILD@, @VARIANT@, @KVERIFY_GIT@ and
-// @KVERIFY_REF@ are filled in.
+// @CI@, @SIGNATURE@, @LAUNCHER@, @LIMITS@, @STRATEGY@, @KVERIFY_BUILD@, @VARIANT@, @KVERIFY_GIT@,
+// @KVERIFY_REF@ and @KVERIFY_VERSION@ are filled in.
 #pragma once
 
 #include <string_view>

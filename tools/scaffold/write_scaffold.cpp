@@ -37,6 +37,9 @@ int write_scaffold(const ScaffoldRequest& r) {
   // the workflow then says to set them).
   const std::string kverify_git = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "remote", "get-url", "origin"});
   const std::string kverify_ref = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "rev-parse", "HEAD"});
+  // find_package asks for this kverify's major.minor: any patch release of it is compatible.
+  const std::string version(KVERIFY_VERSION);
+  const std::string version_asked = version.substr(0, version.rfind('.'));
   const auto fill = [&](std::string_view text) {
     std::string out(text);
     out = replaced(out, "@CI@", cli::scaffold::kCiSection);  // first: it holds the keys below
@@ -54,6 +57,7 @@ int write_scaffold(const ScaffoldRequest& r) {
     out = replaced(out, "@VARIANT@", r.op_folder ? r.name + "_kernel" : r.name);
     out = replaced(out, "@KVERIFY_GIT@", kverify_git);
     out = replaced(out, "@KVERIFY_REF@", kverify_ref);
+    out = replaced(out, "@KVERIFY_VERSION@", version_asked);
     return out;
   };
   namespace t = cli::scaffold;

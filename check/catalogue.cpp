@@ -28,6 +28,11 @@ int run_properties(const CheckOptions& options, Backend backend, CheckReport& re
 
 namespace {
 
+std::vector<std::string> output_paths(const CheckOptions& options) {
+  if (options.junit_path.empty()) return {options.json_path};
+  return {options.json_path, options.junit_path};
+}
+
 // Part (1): the boundary Cases on every production variant (or the one asked for).
 int run_boundary_cases(const CheckOptions& options, Backend backend, CheckReport& report) {
   std::map<std::string, CheckReport::BoundaryRow> rows;  // "op/variant dtype"
@@ -140,10 +145,8 @@ int run_check_catalogue(const CheckOptions& options) {
     child_done();
     return failed > 0 ? 1 : 0;
   }
-  if (const auto problem = output_path_problem(options.json_path))  // before the run
-    throw InputError("--json: " + *problem);
-  if (const auto problem = options.junit_path.empty() ? std::nullopt : output_path_problem(options.junit_path))
-    throw InputError("--junit: " + *problem);
+  if (const auto problem = output_paths_problem(output_paths(options)))  // before the run
+    throw InputError((options.junit_path.empty() ? "--json: " : "--json, --junit: ") + *problem);
   if (options.isolate || !options.sanitize.empty()) return run_check_isolated(options);
   std::vector<Backend> backends = options.backends;
   if (backends.empty()) {
@@ -234,19 +237,15 @@ int finish_check(const CheckOptions& options, CheckReport& report) {
     const char* workspace = std::getenv("GITHUB_WORKSPACE");
     for (const auto& line : github_annotations(report, workspace ? workspace : "")) std::printf("%s\n", line.c_str());
   }
-  auto write_error = write_output_file(options.json_path, report.json());
+  OutputFiles outputs;  // the JSON and the JUnit: both or neither
+  outputs.add(options.json_path, report.json());
+  if (!options.junit_path.empty()) outputs.add(options.junit_path, junit_xml(report));
+  const auto write_error = outputs.commit();
   if (write_error)
     std::fprintf(stderr, "kverify check: %s\n", write_error->c_str());
   else
-    std::printf("summary written to %s\n", options.json_path.c_str());
-  if (!options.junit_path.empty()) {
-    if (auto junit_error = write_output_file(options.junit_path, junit_xml(report))) {
-      std::fprintf(stderr, "kverify check: %s\n", junit_error->c_str());
-      write_error = junit_error;
-    } else {
-      std::printf("JUnit written to %s\n", options.junit_path.c_str());
-    }
-  }
+    std::printf("summary written to %s%s%s\n", options.json_path.c_str(),
+                options.junit_path.empty() ? "" : ", JUnit to ", options.junit_path.c_str());
   int passed = 0, noted = 0;
   for (const auto& r : report.boundary) passed += r.passed, noted += r.noted;
   for (const auto& r : report.properties) passed += r.ok && r.cases > 0, noted += r.ok && r.noted > 0;

@@ -63,6 +63,10 @@ case "$item" in
     expect 2 "cannot read .*reports/emu: a folder" -- report --compare "$src/reports/emu" "$src/reports/emu/report.json"
     expect 2 "cannot write into /proc/x" -- mutants --budget 1 --fuzz-time 0 --out /proc/x
     expect 2 "cannot write /proc/x/c.json" -- check --op softmax --budget 1 --json /proc/x/c.json
+    expect 2 "cannot write /proc/x/c.xml" -- check --op softmax --budget 1 --junit /proc/x/c.xml
+    # --junit onto the JSON's file would leave one of the two outputs lost: refused before the run.
+    expect 2 "kverify-check.json and kverify-check.json name the same file" -- check --op softmax --budget 1 \
+      --junit kverify-check.json
     expect 2 "cannot write /proc/x/b.json" -- bench --quick --json /proc/x/b.json
     expect 2 "cannot write into /proc/x/plots" -- report --quick --out /proc/x
     if grep -q written <("$k" mutants --budget 1 --fuzz-time 0 --out /proc/x 2>&1); then

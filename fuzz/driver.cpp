@@ -244,9 +244,18 @@ int run_fuzz(const FuzzArgs& a) {
               a.target.c_str(), took, execs.c_str(), rate.c_str(), get(cov_re).c_str(), get(ft_re).c_str(),
               corpus_count.c_str(), corpus.c_str());
 
-  const auto artifact = last_match(r.output, artifact_re);
+  // libFuzzer also writes an input slower than -report_slow_units (10 s) and goes on: under the
+  // -timeout that makes a hang a finding, it is not one (a big Case on a busy machine).
+  std::optional<std::string> artifact, slow_unit;
+  for (std::sregex_iterator it(r.output.begin(), r.output.end(), artifact_re), end; it != end; ++it)
+    (fs::path((*it)[1].str()).filename().string().starts_with("slow-unit-") ? slow_unit : artifact) = (*it)[1].str();
   if (!artifact) {
     if (r.exit_code == 0) {
+      if (slow_unit)
+        std::printf(
+            "an input ran past libFuzzer's -report_slow_units (10 s unless set) and ended within -timeout "
+            "(not a finding): %s\n",
+            slow_unit->c_str());
       std::printf("no finding (log: %s)\n", (work / "fuzz.log").c_str());
       return 0;
     }

@@ -115,6 +115,9 @@ int check(const ParsedOptions& p) {
   if (o.op && o.property && o.property->rfind(*o.op + ".", 0) != 0)
     throw InputError("option --property '" + *o.property + "': not a property of " + *o.op + " (accepted with --op " +
                      *o.op + ": " + *o.op + ".<name>, listed by `kverify check --list`)");
+  // A property is one op's: it selects that op, so that a --variant named alike in another op
+  // (warp_per_row of softmax and of row_sum) is not run against it.
+  if (o.property && !o.op) o.op = properties::find_property(*o.property)->op->name;
   o.seed = p.seed("--seed", o.seed);
   if (const auto b = p.get("--budget")) {
     const Budget budget = *parse_budget(*b);

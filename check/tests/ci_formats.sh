@@ -56,4 +56,9 @@ grep -q 'reproduce: ./kverify run' <<<"$annotation" || fail "the annotation does
 (unset GITHUB_ACTIONS; "$k" check --backend emu --variant mutant_gpuv_divergent_barrier --dtype f32 --properties-only \
   --property row_sum.reference_agreement --budget 2 --json "$work/m2.json" >"$work/m2.out" 2>&1)
 ! grep -q '^::' "$work/m2.out" || fail "annotations printed without GITHUB_ACTIONS=true"
+# And a correct kernel under GITHUB_ACTIONS=true: it passes, and no annotation is printed.
+GITHUB_ACTIONS=true GITHUB_WORKSPACE="$src" "$k" check --backend emu --variant warp_per_row --dtype f32 \
+  --properties-only --property row_sum.reference_agreement --budget 2 --json "$work/ok.json" >"$work/ok.out" 2>&1 ||
+  fail "row_sum/warp_per_row failed under GITHUB_ACTIONS=true: $(tail -5 "$work/ok.out")"
+! grep -q '^::' "$work/ok.out" || fail "a passing run printed annotations: $(grep '^::' "$work/ok.out" | head -2)"
 echo "ok: ::error at $file:$line ($(sed -n "${line}p" "$src/$file" | sed 's/^ *//'))"

@@ -6,6 +6,7 @@
 #include <regex>
 #include <system_error>
 
+#include "core/home.hpp"
 #include "kernels/registry.hpp"
 
 namespace kverify {
@@ -28,9 +29,7 @@ std::vector<fs::path> source_dirs(const Variant& v) {
     dirs.push_back(fs::path(std::string(rest.substr(0, semi))).parent_path());
     rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
   }
-#ifdef KVERIFY_SOURCE_DIR
-  if (dirs.empty()) dirs.push_back(fs::path(KVERIFY_SOURCE_DIR) / "kernels" / std::string(v.op));
-#endif
+  if (dirs.empty() && !home().data.empty()) dirs.push_back(home().data / "kernels" / std::string(v.op));
   return dirs;
 }
 

@@ -50,7 +50,12 @@
 # added after add_subdirectory(kverify) is still in it; no static initializers, nothing the linker
 # can drop. Added variants come after the production ones and are never chosen by variant=auto.
 
-set_property(GLOBAL PROPERTY KVERIFY_VARIANTS_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
+# kverify's files the registration reads (kernels/*.def) and a project compiles (the main()s): the
+# checkout beside this module, or the data folder an installed package's config names.
+if(NOT KVERIFY_DATA_DIR)
+  set(KVERIFY_DATA_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
+endif()
+set_property(GLOBAL PROPERTY KVERIFY_VARIANTS_SOURCE_DIR "${KVERIFY_DATA_DIR}")
 set_property(GLOBAL PROPERTY KVERIFY_VARIANT_IDS "")
 # The fields of a registration (global properties KVERIFY_VARIANT_<op>__<name>_<field>), from which
 # the TUs and the table are generated; a package records them for the variants it holds. Global:
@@ -60,7 +65,7 @@ set_property(GLOBAL PROPERTY KVERIFY_VARIANT_FIELDS KIND OP NAME HEADERS KERNEL_
   WORKSPACE POLICY PRECONDITION CUDA_FLAGS CUDA_ARCHITECTURES WORKSPACE_FUNCTION CXX_FLAGS REGISTERED_AT)
 
 # The tables CMake checks arguments against (the C++ reads the same files).
-file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../kernels/preconditions.def" _kv_precondition_lines REGEX "^KVERIFY_PRECONDITION\\(")
+file(STRINGS "${KVERIFY_DATA_DIR}/kernels/preconditions.def" _kv_precondition_lines REGEX "^KVERIFY_PRECONDITION\\(")
 set(_kv_precondition_flags "")
 set(_kv_precondition_values "")
 foreach(line IN LISTS _kv_precondition_lines)
@@ -80,7 +85,7 @@ list(REMOVE_DUPLICATES _kv_precondition_flags)
 list(REMOVE_DUPLICATES _kv_precondition_values)
 set_property(GLOBAL PROPERTY KVERIFY_PRECONDITION_FLAGS "${_kv_precondition_flags}")
 set_property(GLOBAL PROPERTY KVERIFY_PRECONDITION_VALUES "${_kv_precondition_values}")
-file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../kernels/signatures.def" _kv_signature_lines REGEX "^KVERIFY_SIGNATURE\\(")
+file(STRINGS "${KVERIFY_DATA_DIR}/kernels/signatures.def" _kv_signature_lines REGEX "^KVERIFY_SIGNATURE\\(")
 set(_kv_signatures "")
 foreach(line IN LISTS _kv_signature_lines)
   if(line MATCHES "^KVERIFY_SIGNATURE\\(([a-z_0-9]+), \"([^\"]*)\", \"([^\"]*)\", \"([^\"]*)\"\\)")

@@ -133,6 +133,10 @@ std::string fuzz_run_of_this_build() {
   if (exe.empty()) return "fuzz_run";
   std::error_code ec;
   if (const auto beside = exe.parent_path() / "fuzz_run"; std::filesystem::exists(beside, ec)) return beside;
+  // An installed kverify: <prefix>/bin/kverify, <prefix>/libexec/kverify/fuzz_run (cmake/KverifyInstall.cmake).
+  if (const auto installed = exe.parent_path().parent_path() / "libexec" / "kverify" / "fuzz_run";
+      std::filesystem::exists(installed, ec))
+    return installed;
   return exe.parent_path().parent_path() / "fuzz" / "fuzz_run";
 }
 

@@ -40,7 +40,8 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
 std::string this_program();
 
 // The fuzz_run built with this program: beside it (a project that uses kverify as a package builds
-// both into one folder) or in ../fuzz/ (kverify's own tree: build/tools/kverify, build/fuzz/fuzz_run);
+// both into one folder), in ../libexec/kverify/ (an installed kverify) or in ../fuzz/ (kverify's own
+// tree: build/tools/kverify, build/fuzz/fuzz_run);
 // the latter when neither exists, for the message that says it is not built. "fuzz_run" when
 // /proc cannot say where this program is.
 std::string fuzz_run_of_this_build();

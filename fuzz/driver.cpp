@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/exit_codes.hpp"
 #include "core/gpu_slots.hpp"
+#include "core/home.hpp"
 #include "core/input_file.hpp"
 #include "fuzz/target_names.hpp"
 #include "kernels/registry.hpp"
@@ -37,21 +38,10 @@ namespace fs = std::filesystem;
 
 // --- where things are ------------------------------------------------------------------------
 
-// The source tree: the one holding this binary (build/tools/kverify -> ../..), else the one it
-// was configured from.
+// kverify's files: the checkout of this build, or an installed package's data folder (core/home.hpp).
 fs::path source_root() {
-  if (const char* r = std::getenv("KVERIFY_ROOT"); r && *r) return r;
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path root = exe.parent_path().parent_path().parent_path();
-    if (fs::exists(root / "fuzz" / "target_names.hpp", ec)) return root;
-  }
-#ifdef KVERIFY_SOURCE_DIR
-  return KVERIFY_SOURCE_DIR;
-#else
-  return fs::current_path(ec);
-#endif
+  return home().data.empty() ? fs::current_path(ec) : home().data;
 }
 
 // The fuzz tree: KVERIFY_FUZZ_BUILD, else <root>/build-fuzz (the fuzz preset's folder).

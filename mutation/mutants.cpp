@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/exit_codes.hpp"
 #include "core/gpu_slots.hpp"
+#include "core/home.hpp"
 #include "core/json.hpp"
 #include "core/output_file.hpp"
 #include "core/progress.hpp"
@@ -55,17 +56,11 @@ fs::path fuzz_run_binary() {
   return fuzz_run_of_this_build();
 }
 
-// The op's seed corpus (corpus/<op>/ of the source tree), when it is there.
+// The op's seed corpus (corpus/<op>/ of kverify's files: core/home.hpp), when it is there.
 fs::path corpus_of(const std::string& op) {
   std::error_code ec;
-  const fs::path exe = this_program();
-  if (!exe.empty() && fs::is_directory(exe.parent_path().parent_path().parent_path() / "corpus" / op, ec))
-    return exe.parent_path().parent_path().parent_path() / "corpus" / op;
-#ifdef KVERIFY_SOURCE_DIR
-  if (fs::is_directory(fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op, ec))
-    return fs::path(KVERIFY_SOURCE_DIR) / "corpus" / op;
-#endif
-  return {};
+  const fs::path corpus = home().data / "corpus" / op;
+  return !home().data.empty() && fs::is_directory(corpus, ec) ? corpus : fs::path();
 }
 
 ShortFuzz short_fuzz(const Variant& v, const MutantsOptions& o, const fs::path& artifacts) {

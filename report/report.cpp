@@ -24,6 +24,7 @@
 #include "core/error.hpp"
 #include "core/exit_codes.hpp"
 #include "core/gpu_slots.hpp"
+#include "core/home.hpp"
 #include "core/input_file.hpp"
 #include "core/output_file.hpp"
 #include "core/progress.hpp"
@@ -204,7 +205,7 @@ void describe_machine(Report& r, Backend backend) {
   if (const char* c = std::getenv("KVERIFY_COMMIT"); c && *c)
     r.commit = c;
   else
-    r.commit = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "rev-parse", "HEAD"});
+    r.commit = provenance().commit;
   if (r.commit.empty()) r.commit = "unknown";
   if (backend == Backend::emu) {
     std::ifstream cpuinfo("/proc/cpuinfo");

@@ -62,7 +62,8 @@ std::string command_help(const Command& c) {
 std::string overview() {
   std::string out =
       "kverify - checks CUDA kernels against float64 references, on the GPU or on the CPU (emu)\n\n"
-      "usage: ./kverify <command> [arguments]   (./kverify test runs the test suite)\n\ncommands:\n";
+      "usage: ./kverify <command> [arguments]   (./kverify test runs the test suite; ./kverify package makes the "
+      "Debian package)\n\ncommands:\n";
   for (const Command* c : all_commands())
     out += "  " + std::string(c->name) + std::string(c->name.size() < 9 ? 9 - c->name.size() : 1, ' ') +
            std::string(c->summary) + "\n";
@@ -89,7 +90,10 @@ std::string commands_markdown() {
         "./kverify " + wrapped(command_usage(*c), 100, 11 + c->name.size()) + "\n    " + std::string(c->summary) + "\n";
   return out +
          "./kverify test [--gpus all|N] [ctest args]\n    the test suite (ctest); --gpus: over N GPUs of this host, "
-         "a test per GPU slot\n```\n";
+         "a test per GPU slot\n"
+         "./kverify package\n    the Debian package of an emu-only kverify: build-package/kverify_<version>_amd64.deb\n"
+         "./kverify packages [COMMAND]\n    the Debian packages the driver installs for COMMAND (default: "
+         "check)\n```\n";
 }
 
 }  // namespace kverify::cli

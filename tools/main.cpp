@@ -12,14 +12,34 @@
 
 #include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/home.hpp"
 #include "core/verdict.hpp"
 #include "kernels/registry.hpp"
 #include "runtime/emu/detectors/race_detector.hpp"
 #include "tools/command.hpp"
 #include "tools/environment.hpp"
 
+// Where this binary's kverify files are (core/home.hpp), as its build compiled this file: kverify's
+// tree names its checkout and build folder, a project's build its package's folders.
+#ifndef KVERIFY_HOME_DATA
+#define KVERIFY_HOME_DATA ""
+#endif
+#ifndef KVERIFY_HOME_PACKAGE
+#define KVERIFY_HOME_PACKAGE ""
+#endif
+#ifndef KVERIFY_INSTALLED_DATA
+#define KVERIFY_INSTALLED_DATA ""
+#endif
+#ifndef KVERIFY_INSTALLED_PACKAGE
+#define KVERIFY_INSTALLED_PACKAGE ""
+#endif
+
 int main(int argc, char** argv) {
   using namespace kverify::cli;
+  kverify::set_home(kverify::locate_home({.data = KVERIFY_HOME_DATA,
+                                          .package = KVERIFY_HOME_PACKAGE,
+                                          .installed_data = KVERIFY_INSTALLED_DATA,
+                                          .installed_package = KVERIFY_INSTALLED_PACKAGE}));
   // A process kverify started ends with the one that started it: a check stopped by SIGTERM or by a
   // CI job's timeout leaves no child spinning on a kernel that never ends.
 #ifndef KVERIFY_CLI_IN_FUZZER  // the cli fuzz target calls this main per input, in its own process tree
@@ -42,7 +62,7 @@ int main(int argc, char** argv) {
   if (!c) {
     std::string names;
     for (const Command* k : all_commands()) names += (names.empty() ? "" : ", ") + std::string(k->name);
-    std::fprintf(stderr, "kverify: unknown command %s (accepted: %s, test; ./kverify --help)\n",
+    std::fprintf(stderr, "kverify: unknown command %s (accepted: %s, test, package, packages; ./kverify --help)\n",
                  kverify::shown(args[0]).c_str(), names.c_str());
     return kBadInput;
   }

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # A user's own project, as the README's "Check your own kernel" starts it: ops/tests/extended_build.sh
-# made it with `kverify new softmax my_kernel`, configured it with find_package(kverify) against the
-# build tree under test (a package: the project links its libraries), with examples/my_softmax in
-# KVERIFY_VARIANT_DIRS, and built its kverify CLI (its kernels on emu only). Here the project's own `ctest` must run and pass
+# made it with `kverify new softmax my_kernel` of kverify's package (the .deb) installed into a fresh
+# root, configured it with find_package(kverify) against that root only (the project links the
+# installed libraries), with examples/my_softmax in KVERIFY_VARIANT_DIRS, and built its kverify CLI
+# (its kernels on emu only). Here the project's own `ctest` must run and pass
 # kverify:my_kernel:emu, `kverify list` must show my_softmax and `kverify check --variant
 # my_softmax --properties-only` must pass (the property catalogue: the registration's way in; its
 # boundary Cases, 40 s of emu for a block-per-row kernel's 65537-row Case, are those the project's
 # ctest runs on my_kernel above). The two other ways in, add_subdirectory (KVERIFY_SOURCE) and
 # KVERIFY_VARIANT_DIRS alone, are configured against this checkout and must register it in the
-# generated table.
-#   example_builds.sh <kverify source> <extended_build.sh's work dir> <work dir>
+# generated table. find_package against kverify's build tree (kverify_DIR=<build>) configures too.
+#   example_builds.sh <kverify source> <extended_build.sh's work dir> <work dir> <kverify build tree>
 set -euo pipefail
-src="$1" extended="$2" work="$3"
+src="$1" extended="$2" work="$3" kverify_build="$4"
 example="$src/examples/my_softmax"
 build="$extended/my_kernel/build"
 kv="$extended/cli"
@@ -84,6 +85,9 @@ for t in add_subdirectory/kverify variant_dirs; do
   grep -q '.name = "my_softmax"' "$work/$t/variants/kverify_added_variants.cpp" ||
     { echo "FAIL: $t: my_softmax missing from the generated registration table"; exit 1; }
 done
+step "find_package against kverify's build tree: the project configures"
+cmake -S "$example" -B "$work/build_tree_package" "${opts[@]}" -Dkverify_DIR="$kverify_build" >"$work/build_tree_package.log" 2>&1 ||
+  { cat "$work/build_tree_package.log"; echo "FAIL: configuring the example with kverify_DIR=$kverify_build"; exit 1; }
 step "find_package against a configured kverify that is not built: the configure says so"
 rc=0
 cmake -S "$example" -B "$work/unbuilt_package" "${opts[@]}" -Dkverify_DIR="$work/variant_dirs" >"$work/unbuilt_package.log" 2>&1 || rc=$?
@@ -101,4 +105,4 @@ rc=0
 cmake -S "$work/other_version" -B "$work/other_version/build" -Dkverify_DIR="$package" >"$work/other_version.log" 2>&1 || rc=$?
 [[ $rc -ne 0 ]] && tr -s ' \n' ' ' <"$work/other_version.log" | grep -q "version: $major.$minor" ||
   { cat "$work/other_version.log"; echo "FAIL: find_package(kverify $major.$((minor + 1))) against $major.$minor (exit $rc) was not refused naming the version"; exit 1; }
-echo "PASS: kverify new softmax my_kernel, built against kverify (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it; an unbuilt package and another minor version are refused"
+echo "PASS: kverify new softmax my_kernel, built against the installed Debian package (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it; the build tree configures as a package; an unbuilt package and another minor version are refused"

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/child_process.hpp"
 #include "core/error.hpp"
+#include "core/home.hpp"
 #include "tools/scaffold/templates.hpp"
 
 namespace kverify {
@@ -33,10 +33,13 @@ int write_scaffold(const ScaffoldRequest& r) {
     throw InputError("cannot create " + shown(dir.string()) + ": " + ec.message() +
                      " (accepted: a folder this user can create)");
 
-  // The kverify the CI job builds: this checkout's remote and commit ("" outside a git checkout:
-  // the workflow then says to set them).
-  const std::string kverify_git = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "remote", "get-url", "origin"});
-  const std::string kverify_ref = output_of({"git", "-C", KVERIFY_SOURCE_DIR, "rev-parse", "HEAD"});
+  // The kverify the CI job packages: this checkout's remote and commit, or those an installed
+  // kverify recorded ("" when neither says: the workflow then says to set them).
+  const Provenance built_from = provenance();
+  const std::string& kverify_git = built_from.origin;
+  const std::string& kverify_ref = built_from.commit;
+  // The kverify_DIR of the project's configure: this build folder, or the installed package's.
+  const std::string package = home().package.empty() ? "<kverify's lib/cmake/kverify>" : home().package.string();
   // find_package asks for this kverify's major.minor: any patch release of it is compatible.
   const std::string version(KVERIFY_VERSION);
   const std::string version_asked = version.substr(0, version.rfind('.'));
@@ -53,7 +56,7 @@ int write_scaffold(const ScaffoldRequest& r) {
     out = replaced(out, "@SIGNATURE@", r.signature);
     out = replaced(out, "@LIMITS@", r.limits);
     out = replaced(out, "@STRATEGY@", r.strategy);
-    out = replaced(out, "@KVERIFY_BUILD@", KVERIFY_BUILD_DIR);
+    out = replaced(out, "@KVERIFY_PACKAGE@", package);
     out = replaced(out, "@VARIANT@", r.op_folder ? r.name + "_kernel" : r.name);
     out = replaced(out, "@KVERIFY_GIT@", kverify_git);
     out = replaced(out, "@KVERIFY_REF@", kverify_ref);
@@ -87,9 +90,10 @@ int write_scaffold(const ScaffoldRequest& r) {
   if (kverify_git.empty() || kverify_ref.empty())
     std::printf(
         "note: %s/.github/workflows/kverify.yml needs KVERIFY_GIT and KVERIFY_REF, your kverify repository's URL "
-        "and commit (this kverify checkout has no remote 'origin' to take them from)\n",
+        "and commit (this kverify's checkout, or the one it was installed from, has no remote 'origin' to take them "
+        "from)\n",
         dir.string().c_str());
-  std::printf("next: %s/README.md (build it against %s, then ctest)\n", dir.string().c_str(), KVERIFY_BUILD_DIR);
+  std::printf("next: %s/README.md (build it against %s, then ctest)\n", dir.string().c_str(), package.c_str());
   return 0;
 }
 

@@ -1,4 +1,5 @@
-// Row softmax on cub::BlockReduce: a block of 256 threads per row, each thread's strided max and
+// Row softmax on cub::BlockReduce: a block per row (one warp for rows of up to 32 columns, else
+// 256 threads: the block size a template argument, as CUB's is), each thread's strided max and
 // sum combined by CUB (the result is defined in thread 0 only, so thread 0 shares it through
 // shared memory), three reads of the row. kZeroPadding plants the bug of its mutant: each
 // thread's running max starts at 0 instead of -inf.
@@ -13,9 +14,6 @@
 
 namespace cub_softmax {
 
-constexpr int kThreads = 256;
-using BlockReduce = cub::BlockReduce<float, kThreads>;
-
 // A value of thread 0 for the whole block.
 __device__ float broadcast(float v, float* slot) {
   if (threadIdx.x == 0) *slot = v;
@@ -27,9 +25,10 @@ __device__ float broadcast(float v, float* slot) {
 
 // fmaxf drops a NaN from the max, but exp(NaN - max) brings it back into the sum, and a +inf or a
 // row of only -inf gives inf - inf = NaN there: such rows come out all NaN, as the contract says.
-template <typename T, bool kZeroPadding>
+template <typename T, int kThreads, bool kZeroPadding>
 __global__ void __launch_bounds__(kThreads)
     softmax_rows(const T* x, T* y, long long cols, long long xrs, long long xcs, long long yrs, long long ycs) {
+  using BlockReduce = cub::BlockReduce<float, kThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
   __shared__ float slot;
   const T* xr = x + blockIdx.x * xrs;
@@ -48,7 +47,10 @@ __global__ void __launch_bounds__(kThreads)
 template <typename T, bool kZeroPadding = false>
 void softmax(const T* x, T* y, long long rows, long long cols, long long xrs, long long xcs, long long yrs,
              long long ycs, cudaStream_t stream) {
-  softmax_rows<T, kZeroPadding><<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(x, y, cols, xrs, xcs, yrs, ycs);
+  if (cols <= 32)  // no idle warps waiting at the barriers of a narrow row
+    softmax_rows<T, 32, kZeroPadding><<<static_cast<unsigned>(rows), 32, 0, stream>>>(x, y, cols, xrs, xcs, yrs, ycs);
+  else
+    softmax_rows<T, 256, kZeroPadding><<<static_cast<unsigned>(rows), 256, 0, stream>>>(x, y, cols, xrs, xcs, yrs, ycs);
 }
 
 }  // namespace cub_softmax

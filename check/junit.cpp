@@ -5,44 +5,10 @@
 #include <map>
 #include <vector>
 
+#include "core/markup.hpp"
+
 namespace kverify {
 namespace {
-
-// Text as XML 1.0 takes it in attributes and content: the five entities escaped, and the control
-// characters XML 1.0 has no place for (a byte a kernel's message might hold) written as \xNN.
-std::string xml_text(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char ch : s) {
-    const auto byte = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (byte < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') {
-          char hex[8];
-          std::snprintf(hex, sizeof hex, "\\x%02x", byte);
-          out += hex;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out;
-}
 
 std::string seconds_text(double s) {
   char buf[32];
@@ -87,24 +53,24 @@ std::string junit_xml(const CheckReport& report) {
       std::string classname = "kverify." + t->backend + (t->variant.empty() ? "" : "." + t->variant);
       for (char& ch : classname)
         if (ch == '/') ch = '.';
-      cases += "    <testcase name=\"" + xml_text(t->name) + "\" classname=\"" + xml_text(classname) + "\" time=\"" +
-               seconds_text(t->seconds) + "\"";
+      cases += "    <testcase name=\"" + markup_text(t->name) + "\" classname=\"" + markup_text(classname) +
+               "\" time=\"" + seconds_text(t->seconds) + "\"";
       if (t->status == Status::failed) {
         ++s_failures;
-        cases += ">\n      <failure message=\"" + xml_text(headline(t->message)) + "\" type=\"verdict\">" +
-                 xml_text(t->message + "\nreproduce: " + t->replay) + "</failure>\n    </testcase>\n";
+        cases += ">\n      <failure message=\"" + markup_text(headline(t->message)) + "\" type=\"verdict\">" +
+                 markup_text(t->message + "\nreproduce: " + t->replay) + "</failure>\n    </testcase>\n";
       } else if (t->status == Status::skipped) {
         ++s_skipped;
-        cases += ">\n      <skipped message=\"" + xml_text(t->message) + "\"/>\n    </testcase>\n";
+        cases += ">\n      <skipped message=\"" + markup_text(t->message) + "\"/>\n    </testcase>\n";
       } else if (!t->message.empty()) {  // a pass with an accuracy note: a FAIL under --strict
-        cases += ">\n      <system-out>" + xml_text("accuracy note: " + t->message + "\nreplay: " + t->replay) +
+        cases += ">\n      <system-out>" + markup_text("accuracy note: " + t->message + "\nreplay: " + t->replay) +
                  "</system-out>\n    </testcase>\n";
       } else {
         cases += "/>\n";
       }
     }
     const long s_tests = static_cast<long>(suites[suite].size());
-    body += "  <testsuite name=\"" + xml_text(suite) + "\" tests=\"" + std::to_string(s_tests) + "\" failures=\"" +
+    body += "  <testsuite name=\"" + markup_text(suite) + "\" tests=\"" + std::to_string(s_tests) + "\" failures=\"" +
             std::to_string(s_failures) + "\" errors=\"0\" skipped=\"" + std::to_string(s_skipped) + "\" time=\"" +
             seconds_text(s_seconds) + "\" timestamp=\"" + stamp + "\">\n" + cases + "  </testsuite>\n";
     tests += s_tests;

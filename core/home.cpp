@@ -20,8 +20,9 @@ std::optional<Home>& current() {
 
 Home locate_home(const HomePlaces& places) {
   Home h{places.data ? places.data : "", places.package ? places.package : ""};
-  // An installed binary is found from where it lies: the prefix can have moved since the build
-  // (a package extracted under another root), and the build's own folders may be gone.
+  // kverify's own binary is found from where it lies: an installed one's prefix can have moved
+  // since the build (a package extracted under another root), and a build tree's checkout too (a
+  // copy of it on the GPU machine, build-gpu/tools/kverify).
   if (places.installed_data && *places.installed_data) {
     const fs::path exe = this_program();
     std::error_code ec;
@@ -29,6 +30,8 @@ Home locate_home(const HomePlaces& places) {
       const fs::path prefix = exe.parent_path().parent_path();
       if (fs::exists(prefix / places.installed_data / "kverify-data", ec))
         h = {prefix / places.installed_data, prefix / places.installed_package};
+      else if (fs::exists(prefix.parent_path() / "fuzz" / "target_names.hpp", ec))
+        h = {prefix.parent_path(), prefix};
     }
   }
   if (const char* root = std::getenv("KVERIFY_ROOT"); root && *root) h.data = root;

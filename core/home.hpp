@@ -26,8 +26,10 @@ struct HomePlaces {
   const char* installed_package = "";
 };
 
-// Where this program's files are: an installed binary's prefix when it has one (its data folder
-// holds the mark `kverify-data`), else the compiled-in places; KVERIFY_ROOT over the data folder.
+// Where this program's files are: for kverify's own binary (installed places given), the prefix it
+// is installed in (its data folder holds the mark `kverify-data`) or the checkout its build tree
+// lies in (<checkout>/<build>/tools/kverify); else the compiled-in places. KVERIFY_ROOT overrides
+// the data folder.
 Home locate_home(const HomePlaces& places);
 void set_home(Home home);
 // What set_home set; before that (a test binary, a fuzz target), locate_home({}).

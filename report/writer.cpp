@@ -1,5 +1,6 @@
 #include "report/writer.hpp"
 #include "core/json.hpp"
+#include "core/markup.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,29 +25,6 @@ std::string text_number(double v) { return std::isfinite(v) ? fmt("%.3g", v) : "
 
 Json json_stat(const ReportStat& s) {
   return {{"max", number6(s.max)}, {"p99", number6(s.p99)}, {"median", number6(s.median)}};
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return out;
 }
 
 std::string width_label(std::int64_t w) {
@@ -242,7 +220,7 @@ std::string report_svg(const Report& r, const std::string& op, const std::string
       if (c->variant != variants[v]) continue;
       const std::string tip =
           "<title>" +
-          html_escape(c->variant + " width " + std::to_string(c->width) + ": margin " + text_number(c->margin) +
+          markup_text(c->variant + " width " + std::to_string(c->width) + ": margin " + text_number(c->margin) +
                       ", max ulp " + text_number(c->ulp.max) + (c->pass ? ", pass" : ", FAIL") + "\n" + c->worst_case) +
           "</title>";
       const double x = X(c->width), y = Y(c->margin);
@@ -273,13 +251,13 @@ std::string report_svg(const Report& r, const std::string& op, const std::string
 std::string report_html(const Report& r) {
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kverify tolerance report: " +
-      html_escape(r.backend) +
+      markup_text(r.backend) +
       "</"
       "title>\n<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\ntable{border-collapse:collapse;font-size:"
       "12px}\ntd,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\ntd.l,th.l{text-align:left}\ntr.fail{"
       "background:#fdd}\ncode{font-size:11px}\n.plots{display:flex;flex-wrap:wrap;gap:8px}\n</style>\n</head>\n<body>\n"
       "<h1>Tolerance report: " +
-      html_escape(r.backend) + "</h1>\n<pre>" + html_escape(header_lines(r, false)) +
+      markup_text(r.backend) + "</h1>\n<pre>" + markup_text(header_lines(r, false)) +
       "</pre>\n<p>Each point is one cell (op, variant, dtype, width): the worst |error| / bound over every element of "
       "every value recipe, against the exact reference. The dashed red line is the tolerance policy (1: an element "
       "used its whole bound); failed cells are circled in red. Hover a point for its worst Case line.</p>\n";
@@ -298,7 +276,7 @@ std::string report_html(const Report& r) {
               text_number(c.ulp.max) + "</td><td>" + text_number(c.ulp.p99) + "</td><td>" + text_number(c.ulp.median) +
               "</td><td>" + text_number(c.abs.max) + "</td><td>" + text_number(c.rel.max) + "</td><td>" +
               text_number(c.margin) + "</td><td>" + text_number(c.baseline_ratio) + "</td><td class=\"l\">" +
-              (c.pass ? "pass" : "FAIL") + "</td><td class=\"l\"><code>" + html_escape(c.worst_case) +
+              (c.pass ? "pass" : "FAIL") + "</td><td class=\"l\"><code>" + markup_text(c.worst_case) +
               "</code></td></tr>\n";
     }
     page += "</table>\n</details>\n";

@@ -110,6 +110,13 @@ void rows_vec(const LaunchRequest& r) {
   });
 }
 
+// split_vec's threads per block: 256, or a vector each, in whole warps, for a chunk of fewer (a
+// narrow row's block keeps no idle warps waiting at its reduction's barriers).
+inline unsigned split_vec_threads(long long chunk, int lanes_per_vector) {
+  const long long warps = ((chunk + lanes_per_vector - 1) / lanes_per_vector + 31) / 32;
+  return static_cast<unsigned>(32 * std::min(warps, 8LL));
+}
+
 void split_vec(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto args = row_sum_args<T>(r);
@@ -117,9 +124,12 @@ void split_vec(const LaunchRequest& r) {
     auto* partials = static_cast<float*>(r.workspace);
     const dim3 grid(static_cast<unsigned>(plan.splits), static_cast<unsigned>(std::min(args.rows, 65535LL)));
     if (row_sum_vector_path(r))
-      row_sum_split_vec<T, kLanesPerVector<T>><<<grid, dim3(256), 0, launch_stream(r)>>>(args, plan.chunk, partials);
+      row_sum_split_vec<T, kLanesPerVector<T>>
+          <<<grid, dim3(split_vec_threads(plan.chunk, kLanesPerVector<T>)), 0, launch_stream(r)>>>(args, plan.chunk,
+                                                                                                   partials);
     else
-      row_sum_split_vec<T, 1><<<grid, dim3(256), 0, launch_stream(r)>>>(args, plan.chunk, partials);
+      row_sum_split_vec<T, 1>
+          <<<grid, dim3(split_vec_threads(plan.chunk, 1)), 0, launch_stream(r)>>>(args, plan.chunk, partials);
     check_launch("row_sum_split_vec");
     if (plan.splits > 1)
       row_sum_split_combine<T><<<dim3(static_cast<unsigned>((args.rows + 7) / 8)), dim3(256), 0, launch_stream(r)>>>(

@@ -4,15 +4,17 @@
 //   rows_vec   rows <= 1024: G = 1..32 lanes per row (several rows per warp for narrow rows),
 //              each lane loads P vectors before adding any (loads in flight) into V accumulators
 //              (one per vector lane), then a pairwise sum of the V and width-G shuffles.
-//   split_vec  any width: block (s, r) sums element chunk s of row r with 256 threads, each
-//              loading 4 vectors at a time into V accumulators, then a block reduction; with
-//              one split the block stores y directly, otherwise its partial goes to the
-//              workspace and row_sum_split_combine (row_sum_kernels.cuh) adds a row's partials in
-//              a fixed order. No atomics: the result has the same bits on every run.
+//   split_vec  any width: block (s, r) sums element chunk s of row r with 256 threads (a chunk of
+//              fewer vectors: one each, in whole warps), each loading 4 vectors at a time into V
+//              accumulators, then a block reduction; with one split the block stores y directly,
+//              otherwise its partial goes to the workspace and row_sum_split_combine
+//              (row_sum_kernels.cuh) adds a row's partials in a fixed order. No atomics: the
+//              result has the same bits on every run.
 //
 // Addition depth per element (ops/row_sum/reference.cpp allows ceil(n/32) + 5 for n <= 1024 and
 // ceil(n/256) + 16 beyond): rows_vec ceil(n / (V G)) + log2 V + log2 G <= ceil(n/32) + 5;
-// split_vec ceil(chunk / (256 V)) + log2 V + 8, plus ceil(S / 32) + 5 for S > 1 splits, where the
+// split_vec ceil(chunk / (256 V)) + log2 V + 8 (fewer threads only where each has one vector: a
+// shallower tree), plus ceil(S / 32) + 5 for S > 1 splits, where the
 // launcher keeps chunk >= 2048 elements per split so that this stays within ceil(n/256) + 16.
 #pragma once
 

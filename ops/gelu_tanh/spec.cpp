@@ -8,7 +8,8 @@ namespace {
 
 std::vector<std::string> boundary_cases() {
   std::vector<std::string> lines = rowwise_boundary_cases();
-  lines.push_back("shape=2x64 values=const:11");  // where an exp-based tanh is NaN
+  lines.push_back("shape=2x64 values=const:11");   // where an exp-based tanh is NaN
+  lines.push_back("shape=6x40 values=special:1");  // NaN -> NaN, +inf -> +inf, -inf -> -0
   return lines;
 }
 
@@ -16,6 +17,7 @@ std::vector<ValueRecipe> in_domain_values(DType dtype) {
   std::vector<ValueRecipe> r = common_in_domain_values(dtype);
   add_rowwise_in_domain_values(dtype, r);
   for (double v : {11.0, -11.0, info(dtype).max_finite, -info(dtype).max_finite}) r.push_back(recipe("const", v));
+  r.push_back(recipe("special", 1));  // the contract defines NaN and +-inf inputs too
   return r;
 }
 

@@ -27,7 +27,8 @@ std::vector<std::string> boundary_cases() {
 
 std::vector<ValueRecipe> in_domain_values(DType dtype) {
   std::vector<ValueRecipe> r = common_in_domain_values(dtype);
-  r.push_back(recipe("halves", 2));  // partial sums that change sign
+  r.push_back(recipe("halves", 2));   // partial sums that change sign
+  r.push_back(recipe("special", 1));  // NaN and +-inf: NaN propagates through the ReLU
   return r;
 }
 

@@ -73,8 +73,15 @@ __global__ void gelu_wrong_formula(ElementwiseArgs<T> a) {
       y = 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.0447f * x * x * x)));  // BUG: 0.0447
     } else if (kWhich == 1) {
       y = 0.5f * x * (1.0f + erff(x * 0.70710678f));  // BUG: the erf GELU, not the tanh approximation
-    } else {
+    } else if (kWhich == 2) {
       y = 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));  // BUG: cancels for x << 0
+    } else {
+      // gelu_tanh_f32 (gelu_tanh_math.cuh) without its saturation branch. BUG: x = +-inf gives
+      // x e = inf * 0 = NaN; every finite x, the overflowing x^3 beyond 7e12 included, is right.
+      const float t = 1.5957691216057308f * (x * fmaf(0.044715f * x, x, 1.0f));
+      const float e = expf(-fabsf(t));
+      const float d = (x * e) / (1.0f + e);
+      y = copysignf(t >= 0.0f ? x - d : d, x);
     }
     a.y[r * a.y_row_stride + c * a.y_col_stride] = kv::from_f32<T>(y);
   }
@@ -183,6 +190,7 @@ KV_GELU_MUTANT(writes_input, gelu_writes_input<T>)
 KV_GELU_MUTANT(wrong_constant, gelu_wrong_formula<T, 0>)
 KV_GELU_MUTANT(erf, gelu_wrong_formula<T, 1>)
 KV_GELU_MUTANT(tanhf_cancels, gelu_wrong_formula<T, 2>)
+KV_GELU_MUTANT(infinity_unsaturated, gelu_wrong_formula<T, 3>)
 KV_GELU_MUTANT(truncating_store, gelu_truncating_store<T>)
 KV_GELU_MUTANT(far_oob_write, gelu_far_oob_write<T>)
 #undef KV_GELU_MUTANT

@@ -2,7 +2,7 @@
 // misaligned, strided and extreme-value Cases; auto picks the vector path exactly where it
 // applies; the contract's signs of zero and infinities hold bit for bit; and kernels planted with
 // the classic GELU mistakes (exp-based tanh, 1 + tanhf cancelling, a wrong coefficient, the erf
-// GELU) fail under the policy.
+// GELU, infinities left to the formula) fail under the policy.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -261,6 +261,25 @@ TEST(GeluTanhPlanted, AWrongCoefficientFailsOnOrdinaryInputs) {
     const auto v = run_mutant("mutant_wrong_constant", line);
     EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
     EXPECT_GT(v.stats.failed, 0);
+  }
+}
+
+// The saturation branch dropped: right for every finite x (the x^3 that overflows beyond 7e12
+// included), NaN for +-inf. Only Cases with infinities can see it: the special recipe, which the
+// property generators and a boundary Case draw for gelu_tanh.
+TEST(GeluTanhPlanted, WithoutTheSaturationBranchInfinitiesAreNanAndFailOnlyThere) {
+  for (const char* dtype : {"f32", "f16", "bf16"}) {
+    const std::string d = std::string("dtype=") + dtype;
+    for (const char* finite : {"shape=16x100 values=uniform:20", "shape=16x100 values=normal:1e3",
+                               "shape=4x37 values=const:-11", "shape=3x17 values=const:-60000"}) {
+      const auto v = run_mutant("mutant_infinity_unsaturated", d + " " + finite);
+      EXPECT_EQ(v.outcome, Outcome::pass) << format(v);
+    }
+    const auto v = run_mutant("mutant_infinity_unsaturated", d + " shape=8x50 values=special:4");
+    EXPECT_EQ(v.outcome, Outcome::fail) << format(v);
+    ASSERT_FALSE(v.first_mismatches.empty()) << format(v);
+    EXPECT_TRUE(std::isnan(v.first_mismatches[0].got)) << format(v);
+    EXPECT_TRUE(std::isinf(v.first_mismatches[0].expected) || v.first_mismatches[0].expected == 0.0) << format(v);
   }
 }
 

@@ -14,7 +14,9 @@ __global__ void gelu_elements(const float* x, float* y, long long rows, long lon
     const float v = x[r * x_row_stride + c];
     const float t = 1.5957691216f * (v + 0.044715f * v * v * v);  // sqrt(8/pi) (x + 0.044715 x^3)
     float out;
-    if (t >= 0.0f) {
+    if (v == -INFINITY) {
+      out = -0.0f;  // the contract's value; the formula would give -inf * 0 = NaN
+    } else if (t >= 0.0f) {
       out = v / (1.0f + expf(-t));
     } else {
       const float e = expf(t);

@@ -48,15 +48,16 @@ const Home& home() {
 Provenance provenance() {
   const fs::path data = home().data;
   if (data.empty()) return {};
-  Provenance p{output_of({"git", "-C", data.string(), "rev-parse", "HEAD"}),
-               output_of({"git", "-C", data.string(), "remote", "get-url", "origin"})};
-  if (!p.commit.empty()) return p;
+  // An install's mark first: its folder may lie inside some other git work tree.
+  Provenance p;
   std::ifstream mark(data / "kverify-data");
   for (std::string line; std::getline(mark, line);) {
     if (line.rfind("commit ", 0) == 0) p.commit = line.substr(7);
     if (line.rfind("origin ", 0) == 0) p.origin = line.substr(7);
   }
-  return p;
+  if (mark.is_open()) return p;
+  return {output_of({"git", "-C", data.string(), "rev-parse", "HEAD"}),
+          output_of({"git", "-C", data.string(), "remote", "get-url", "origin"})};
 }
 
 }  // namespace kverify

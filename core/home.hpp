@@ -36,7 +36,7 @@ void set_home(Home home);
 const Home& home();
 
 // The kverify this program was built from: the commit and the repository's URL, from the
-// checkout's git, or as an install recorded them in its mark; each "" when neither says.
+// mark an install wrote (kverify-data), else from the checkout's git; each "" when neither says.
 struct Provenance {
   std::string commit;
   std::string origin;

@@ -29,9 +29,6 @@
 #   generated files to targets of the directory that generates them); calling it again there for
 #   the same source returns the same copy.
 
-if(NOT KVERIFY_DATA_DIR)  # the checkout beside this module, or an installed package's data folder
-  set(KVERIFY_DATA_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
-endif()
 set_property(GLOBAL PROPERTY KVERIFY_EMU_LAUNCH_HEADER "${KVERIFY_DATA_DIR}/runtime/emu/model/launch_syntax.hpp")
 
 set_property(GLOBAL PROPERTY KVERIFY_EMU_REWRITE_TOOL kv_emu_launch_rewrite)  # kverify:: in a package's user

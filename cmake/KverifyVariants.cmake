@@ -50,11 +50,9 @@
 # added after add_subdirectory(kverify) is still in it; no static initializers, nothing the linker
 # can drop. Added variants come after the production ones and are never chosen by variant=auto.
 
-# kverify's files the registration reads (kernels/*.def) and a project compiles (the main()s): the
-# checkout beside this module, or the data folder an installed package's config names.
-if(NOT KVERIFY_DATA_DIR)
-  set(KVERIFY_DATA_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
-endif()
+# KVERIFY_DATA_DIR: kverify's files the registration reads (kernels/*.def) and a project compiles
+# (the main()s): the checkout (kverify's CMakeLists.txt, a build tree's config) or an installed
+# package's data folder (its config).
 set_property(GLOBAL PROPERTY KVERIFY_VARIANTS_SOURCE_DIR "${KVERIFY_DATA_DIR}")
 set_property(GLOBAL PROPERTY KVERIFY_VARIANT_IDS "")
 # The fields of a registration (global properties KVERIFY_VARIANT_<op>__<name>_<field>), from which

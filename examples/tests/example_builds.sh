@@ -105,4 +105,10 @@ rc=0
 cmake -S "$work/other_version" -B "$work/other_version/build" -Dkverify_DIR="$package" >"$work/other_version.log" 2>&1 || rc=$?
 [[ $rc -ne 0 ]] && tr -s ' \n' ' ' <"$work/other_version.log" | grep -q "version: $major.$minor" ||
   { cat "$work/other_version.log"; echo "FAIL: find_package(kverify $major.$((minor + 1))) against $major.$minor (exit $rc) was not refused naming the version"; exit 1; }
-echo "PASS: kverify new softmax my_kernel, built against the installed Debian package (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it; the build tree configures as a package; an unbuilt package and another minor version are refused"
+# An installed kverify has no sources to build again: KVERIFY_FROM_SOURCE is refused, saying why.
+rc=0
+cmake -S "$example" -B "$work/from_source_installed" "${opts[@]}" -Dkverify_DIR="$package" -DKVERIFY_FROM_SOURCE=ON \
+  >"$work/from_source_installed.log" 2>&1 || rc=$?
+[[ $rc -ne 0 ]] && tr -s ' \n' ' ' <"$work/from_source_installed.log" | grep -q "is an installed kverify with no sources" ||
+  { cat "$work/from_source_installed.log"; echo "FAIL: KVERIFY_FROM_SOURCE=ON against the installed $package (exit $rc) was not refused saying why"; exit 1; }
+echo "PASS: kverify new softmax my_kernel, built against the installed Debian package (find_package), passes its own ctest; examples/my_softmax is listed and passes check --properties-only; add_subdirectory and KVERIFY_VARIANT_DIRS register it; the build tree configures as a package; an unbuilt package, another minor version and KVERIFY_FROM_SOURCE against the installed one are refused"

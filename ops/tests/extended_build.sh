@@ -42,7 +42,7 @@ cpack --config "$package/CPackConfig.cmake" -B "$work/package" >"$work/cpack.log
 deb="$work/package/kverify_${version}_$(dpkg --print-architecture).deb"
 [[ -s $deb ]] || fail "cpack wrote no $deb: $(ls "$work/package")"
 depends="$(dpkg-deb -f "$deb" Depends)"
-want="$(awk '!/^#/ { for (i = 2; i <= NF; i++) if ($i == "project") print $1 }' "$src/tools/debian-packages.txt" | paste -sd, | sed 's/,/, /g')"
+want="$("$src/kverify" packages --depends)"
 [[ $depends == "$want" ]] || fail "the package's Depends are '$depends', expected those marked project in tools/debian-packages.txt: '$want'"
 for p in ${depends//,/ }; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

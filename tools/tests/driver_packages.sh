@@ -24,7 +24,8 @@ done
 for p in $check; do [[ "$test" == *" $p "* ]] || fail "$p is installed for check but not for test"; done
 # The Debian package's Depends (tools/debian-packages.txt, `project`) are the build's: a machine
 # that built kverify can build a project against it.
-for p in $(awk '!/^#/ { for (i = 2; i <= NF; i++) if ($i == "project") print $1 }' "$src/tools/debian-packages.txt"); do
+depends="$("$src/kverify" packages --depends)"
+for p in ${depends//,/ }; do
   [[ "$check" == *" $p "* ]] || fail "kverify's package depends on $p, which the build does not install"
 done
 echo "ok: check installs $(wc -w <<<"$check") packages; test adds ${suite_only[*]}"

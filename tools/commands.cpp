@@ -92,8 +92,8 @@ std::string commands_markdown() {
          "./kverify test [--gpus all|N] [ctest args]\n    the test suite (ctest); --gpus: over N GPUs of this host, "
          "a test per GPU slot\n"
          "./kverify package\n    the Debian package of an emu-only kverify: build-package/kverify_<version>_amd64.deb\n"
-         "./kverify packages [COMMAND]\n    the Debian packages the driver installs for COMMAND (default: "
-         "check)\n```\n";
+         "./kverify packages [COMMAND | --depends]\n    the Debian packages the driver installs for COMMAND (default: "
+         "check); --depends: those kverify's .deb depends on\n```\n";
 }
 
 }  // namespace kverify::cli

@@ -172,33 +172,66 @@ int run_check_catalogue(const CheckOptions& options) {
 
 namespace {
 
+// Whether the last Case of a `kverify run ... --then ...` child failed (the Cases before it may
+// have failed too: a shrinking property runs failing Cases before the one it reports).
+bool last_of_sequence_fails(const ChildResult& r, std::size_t cases) {
+  const std::string mark = "[" + std::to_string(cases) + "/" + std::to_string(cases) + "] ";
+  const auto at = r.output.rfind(mark);
+  if (at == std::string::npos) return false;
+  const auto verdict = r.output.find('\n', at);
+  return verdict != std::string::npos && r.output.compare(verdict + 1, 4, "FAIL") == 0;
+}
+
 // A failure's Case run again alone, in a fresh process: one that passes there needed the Cases the
 // check ran before it in the same process (a kernel or launcher keeping state between calls), and
-// its reproduce line does not reproduce it alone. The message says so. At most kMostRerun of them:
-// each is a process and a Case.
+// its reproduce line does not reproduce it alone. The message says so and, where the Case lines
+// that process ran before it are known, gives a sequence after which it fails again in a fresh
+// process (`kverify run ... --then`): one of them just before it (the latest first), else all of
+// them. At most kMostRerun failures and kMostTries processes in all.
 void rerun_failures_alone(CheckReport& report) {
-  constexpr std::size_t kMostRerun = 8;
+  constexpr std::size_t kMostRerun = 8, kMostTries = 24;
   constexpr std::string_view kMarker = "reproduce: ./kverify run '";
   const std::string exe = this_program();
   if (exe.empty()) return;
-  std::size_t rerun = 0;
+  std::size_t rerun = 0, tries = 0;
   for (auto& f : report.failures) {
     // Only a failing Verdict (a line "FAIL ..."): a property that judges past the Verdict (bits
-    // across schedules, the errors' mean) gets a PASS from `run` alone whatever happened.
+    // across schedules, the errors' mean) gets a PASS from `run` alone whatever happened. A
+    // reproduce line that is already a sequence (--then) says what ran before.
     const bool a_verdict = f.message.starts_with("FAIL") || f.message.find("\nFAIL") != std::string::npos;
     const auto at = f.message.rfind(kMarker);
-    if (!a_verdict || at == std::string::npos || rerun == kMostRerun) continue;
+    if (!a_verdict || at == std::string::npos || rerun == kMostRerun || tries == kMostTries) continue;
     const auto begin = at + kMarker.size(), end = f.message.find('\'', begin);
-    if (end == std::string::npos) continue;
-    ++rerun;
-    const ChildResult alone = run_child({exe, "run", f.message.substr(begin, end - begin)}, {.time_limit = 60});
+    if (end == std::string::npos || f.message.find("--then", end) != std::string::npos) continue;
+    ++rerun, ++tries;
+    const std::string the_case = f.message.substr(begin, end - begin);
+    const ChildResult alone = run_child({exe, "run", the_case}, {.time_limit = 60});
     if (alone.exit_code != 0) continue;
     const std::string said = f.message;
     f.message +=
         "\n  alone: this Case PASSES when run by itself in a fresh process (./kverify run exit 0): the failure "
         "needed the Cases run before it in the same process (state kept between launches: a static buffer, a "
-        "cache, a __device__ variable), or does not happen on every run (a race); the replay line re-runs "
-        "them all";
+        "cache, a __device__ variable), or does not happen on every run (a race)";
+    std::vector<std::vector<std::string>> candidates;
+    for (auto p = f.before.rbegin(); p != f.before.rend(); ++p) candidates.push_back({*p});
+    if (f.before.size() > 1) candidates.push_back(f.before);
+    std::string sequence;
+    for (const auto& before : candidates) {
+      if (tries == kMostTries) break;
+      ++tries;
+      std::vector<std::string> argv{exe, "run", before[0]};
+      for (std::size_t i = 1; i < before.size(); ++i) argv.insert(argv.end(), {"--then", before[i]});
+      argv.insert(argv.end(), {"--then", the_case});
+      if (!last_of_sequence_fails(run_child(argv, {.time_limit = 120}), before.size() + 1)) continue;
+      sequence = "./kverify run '" + argv[2] + "'";
+      for (std::size_t i = 3; i + 1 < argv.size(); i += 2) sequence += " --then '" + argv[i + 1] + "'";
+      break;
+    }
+    f.message += sequence.empty()
+                     ? "; the replay line re-runs them all"
+                     : "\n  after: it FAILS again in a fresh process run after Case(s) its process ran before "
+                       "it: " +
+                           sequence;
     for (auto& t : report.testcases)
       if (t.status == CheckReport::TestCase::Status::failed && t.backend == f.backend && t.message == said)
         t.message = f.message;

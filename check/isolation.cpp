@@ -203,6 +203,7 @@ void ChildTranscript::feed(const std::string& line) {
   const std::string rest = space == std::string::npos ? "" : line.substr(space + 1);
   if (kind == "case") {
     running = rest;
+    ran.push_back(rest);
     ++cases_in_part;
   } else if (kind == "part") {
     part = std::atoi(rest.c_str());
@@ -229,7 +230,18 @@ void ChildTranscript::feed(const std::string& line) {
   } else if (kind == "failure") {
     const auto f = split_tabs(rest);
     if (f.size() < 4) return;
-    report.failures.push_back({f[0], f[1], f[2], f[3]});
+    report.failures.push_back({f[0], f[1], f[2], f[3], {}});
+    // The Cases before the failing one's first run (its reproduce line, the message's last).
+    constexpr std::string_view kMarker = "reproduce: ./kverify run '";
+    const std::string& message = report.failures.back().message;
+    if (const auto at = message.rfind(kMarker); at != std::string::npos) {
+      const auto begin = at + kMarker.size(), end = message.find('\'', begin);
+      const auto first = std::find(ran.begin(), ran.end(), message.substr(begin, end - begin));
+      const auto from = first - std::min<std::ptrdiff_t>(first - ran.begin(), CheckReport::Failure::kMostBefore);
+      auto& before = report.failures.back().before;
+      if (from != ran.begin()) before.push_back(ran.front());  // a static set on the first call
+      before.insert(before.end(), from, first);
+    }
   } else if (kind == "testcase") {
     const auto f = split_tabs(rest);
     const int status = f.size() < 7 ? -1 : std::atoi(f[3].c_str());

@@ -36,6 +36,7 @@ struct ChildTranscript {
   int part = 0;                   // the part running last (0: boundary Cases, i: i-th property)
   int cases_in_part = 0;          // Case lines seen in that part
   std::string running;            // the last Case line (the one running when the child stopped)
+  std::vector<std::string> ran;   // every Case line, in order (a failure's `before`)
   std::string fault;              // a "@kv fault" line: the CUDA error that ended the child
   std::string timeout;            // a "@kv timeout" line: the emu block that never ended
   bool done = false;              // the child finished normally

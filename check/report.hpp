@@ -25,6 +25,11 @@ struct CheckReport {
   };
   struct Failure {
     std::string backend, what, message, replay;
+    // Case lines its process ran before the failing Case first ran, in order: the process's first
+    // and the last kMostBefore (an isolated check's children say them): what a failure that does
+    // not reproduce alone is replayed after.
+    std::vector<std::string> before;
+    static constexpr std::size_t kMostBefore = 8;
   };
   // One judged unit, for CI formats (check/junit.hpp, check/annotations.hpp): a boundary Case, a
   // property on one variant, or what stood for them (a device fault, a variant that cannot run on

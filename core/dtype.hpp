@@ -172,8 +172,8 @@ constexpr std::uint64_t storage_bits(DType d, double v) {
       return static_cast<std::uint64_t>(saturated_integer(v, -9223372036854775808.0, 9223372036854774784.0));
     case DType::u8:
       return static_cast<std::uint64_t>(saturated_integer(v, 0.0, 255.0));
-    case DType::f32:
-      return std::bit_cast<std::uint32_t>(static_cast<float>(v));
+    case DType::f32:  // a NaN as the GPU's arithmetic gives every NaN: 0x7fffffff (emu matches it)
+      return v != v ? 0x7fffffffu : std::bit_cast<std::uint32_t>(static_cast<float>(v));
     case DType::f16:
       return f64_to_f16_bits(v);
     case DType::bf16:

@@ -58,9 +58,11 @@ struct DimSpec {
   std::int64_t multiple = 1;
   DimDraw draw = DimDraw::tail;
   std::int64_t draw_max = std::numeric_limits<std::int64_t>::max();  // the generators' cap on this dimension
-  // One generated Case in four makes one such dimension long (tail sizes up to 4097) and every
-  // other tail dimension 1..3: every tile and grid boundary along it, at a small Case's cost.
-  bool may_be_long = false;
+  // One generated Case in four makes one dimension long: tail sizes up to long_max (past draw_max,
+  // within the domain), every other dimension 1..3, so the sizes a kernel switches at along it
+  // (warp, block and tile multiples, 65535 grid blocks, a reduction's promotion interval) are
+  // reached at a small Case's cost. 0: never long.
+  std::int64_t long_max = 4097;
 };
 
 // The most tensors and scalar parameters one op declares (a Case holds a placement per tensor and a

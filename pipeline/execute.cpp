@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "runtime/emu/detectors/race_detector.hpp"
@@ -71,7 +72,7 @@ LaunchRequest launch_request_of(const Case& c, Backend backend) {
   return r;
 }
 
-void launch_on_device(const Variant& variant, LaunchRequest& request) {
+std::string launch_on_device(const Variant& variant, LaunchRequest& request) {
 #if KVERIFY_HAVE_CUDA
   std::unique_ptr<cuda::DeviceBuffer> workspace;
   if (const std::size_t bytes = variant.workspace_bytes ? variant.workspace_bytes(request) : 0; bytes > 0) {
@@ -82,10 +83,34 @@ void launch_on_device(const Variant& variant, LaunchRequest& request) {
     if (!std::getenv("KVERIFY_UNFILLED_WORKSPACE")) workspace->fill(0xff);
     request.workspace = workspace->data();
   }
-  variant.launch_cuda(request);
-  cuda::check_launch(std::string(variant.name).c_str());  // a refused <<<>>> the launcher did not check
-  cuda::synchronize(std::string(variant.name).c_str());
+  const std::string kernel(variant.name);
+  cuda::synchronize(("the inputs and scratch of " + kernel).c_str());  // the given stream waits for nothing
+  cudaStream_t given = nullptr;
+  if (variant.takes_stream)
+    cuda::check(cudaStreamCreateWithFlags(&given, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  request.stream = given;
+  std::string left;
+  try {
+    variant.launch_cuda(request);
+    cuda::check_launch(kernel.c_str());  // a refused <<<>>> the launcher did not check
+    if (given) {
+      cuda::check(cudaStreamSynchronize(given), ("synchronize the stream given to " + kernel).c_str());
+      for (const auto& [stream, which] : {std::pair{cudaStreamLegacy, "the legacy default stream"},
+                                          std::pair{cudaStreamPerThread, "the per-thread default stream"}})
+        if (cudaStreamQuery(stream) == cudaErrorNotReady && left.empty())
+          left = std::string(which) + " still had work when the stream the launcher was given had finished";
+    }
+    cuda::synchronize(kernel.c_str());
+  } catch (...) {
+    if (given) cudaStreamDestroy(given);
+    request.stream = nullptr;
+    request.workspace = nullptr;
+    throw;
+  }
+  if (given) cudaStreamDestroy(given);
+  request.stream = nullptr;
   request.workspace = nullptr;
+  return left;
 #else
   (void)variant;
   (void)request;
@@ -119,7 +144,7 @@ std::shared_ptr<const emu::race::ElementSlots> element_slots_of(GuardedImage& im
 }
 }  // namespace
 
-void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
+std::string execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images) {
   LaunchRequest request = launch_request_of(c, backend);
   if (backend == Backend::emu) {
     if (variant.takes_stream) request.stream = emu::caller_stream();  // the run's own (run_case.cpp), if any
@@ -138,7 +163,7 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     if (!workspace.empty())
       watched.push_back(std::make_unique<emu::race::GlobalRegion>(workspace.data(), workspace.size(), "the workspace"));
     launch_on_emu(variant.launch_emu, request);
-    return;
+    return {};
   }
 #if KVERIFY_HAVE_CUDA
   std::vector<std::unique_ptr<cuda::DeviceBuffer>> buffers;
@@ -162,9 +187,10 @@ void execute(Backend backend, const Variant& variant, const Case& c, std::vector
     request.tensors.push_back(DeviceTensor::of(static_cast<unsigned char*>(device) + first, image.layout(),
                                                image.dtype(), c.op->tensors[request.tensors.size()].name));
   }
-  launch_on_device(variant, request);
+  const std::string left = launch_on_device(variant, request);
   for (std::size_t i = 0; i < images.size(); ++i)
     buffers[i] ? buffers[i]->download(images[i].data()) : sparse_buffers[i]->download(images[i].data());
+  return left;
 #else
   throw std::runtime_error("this build of kverify has no cuda backend");
 #endif

@@ -27,12 +27,19 @@ bool device_context_lost(Backend b, std::string* why);
 // for them, the schedule seed on emu.
 LaunchRequest launch_request_of(const Case& c, Backend backend);
 
-// Throws emu::LaunchError or cuda::Error (as std::runtime_error) when the launch fails.
-void execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images);
+// Throws emu::LaunchError or cuda::Error (as std::runtime_error) when the launch fails. On cuda,
+// returns what the launcher left on the default stream when the stream it was given had finished
+// ("" when nothing was seen; emu counts that work itself: emu::CallerStream).
+std::string execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images);
 
 // The cuda half of execute, for tensors already on the device (the bench's gate keeps them there):
-// the variant's scratch (filled with 0xff), its launcher, the launch and the kernel's end checked.
-// `request` names the device tensors; throws cuda::Error when the launch or the kernel fails.
-void launch_on_device(const Variant& variant, LaunchRequest& request);
+// the variant's scratch (filled with 0xff), its launcher given a non-blocking stream of its own (as
+// a framework's caller gives one; a NO_STREAM registration gets none), that stream synchronized,
+// then the whole device, the launch and the kernel's end checked. `request` names the device
+// tensors; throws cuda::Error when the launch or the kernel fails. Returns "" or, where the legacy
+// or per-thread default stream still had work when the given stream had finished (a launch or
+// copy without the stream: not ordered with the caller's), what was seen. Work that had already
+// ended by then, and work on a side stream the launcher made, are not seen.
+std::string launch_on_device(const Variant& variant, LaunchRequest& request);
 
 }  // namespace kverify

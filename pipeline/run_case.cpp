@@ -116,14 +116,22 @@ bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& ima
   // no stream to take).
   std::optional<emu::CallerStream> caller;
   if (c.backend == Backend::emu && v.takes_stream) caller.emplace();
+  std::string left_on_default_stream;
   try {
-    execute(c.backend, v, c, images);
+    left_on_default_stream = execute(c.backend, v, c, images);
   } catch (const std::exception& e) {
     verdict.guards.push_back({"launch", "", e.what()});
     verdict.reason = std::string("the launch failed: ") + e.what();
     return false;
   }
   const char* run_name = poison == Poison::nan ? "run 1" : "run 2";
+  if (!left_on_default_stream.empty()) {
+    const std::string said = std::string(run_name) + ": work left on another stream: " + left_on_default_stream +
+                             " (a launch or copy without it): in a program that runs on its own stream, that work "
+                             "is not ordered with it";
+    if (verdict.reason.empty()) verdict.reason = said;
+    verdict.guards.push_back({"stream", "", said});
+  }
   std::vector<std::vector<std::string>> damaged(n);
   std::vector<std::size_t> totals(n);
   std::vector<std::uint64_t> after(n);
@@ -372,6 +380,9 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
                                         : "data races not looked for: emu race detector " + emu::race::status_text());
   if (c.backend == Backend::emu && !verdict.checks_passed.empty() && variant->takes_stream)
     verdict.checks_passed.push_back("its work on the stream it was given (none on the default stream)");
+  if (c.backend == Backend::cuda && !verdict.checks_passed.empty() && variant->takes_stream)
+    verdict.checks_passed.push_back(
+        "the default streams idle when the stream it was given had finished (work already ended is not seen)");
   const bool fast_math_build = variant->cuda_flags.find("use_fast_math") != std::string_view::npos;
   if (verdict.outcome == Outcome::fail && fast_math_build && variant->policy != "fast_math")
     verdict.hint =

@@ -13,10 +13,6 @@ const std::vector<std::int64_t> kTails = {1,    2,    3,    5,    7,    13,   31
                                           511,  512,  513,  1021, 1023, 1024, 1025,  2047,  2048, 2049,
                                           4093, 4095, 4096, 4097, 8191, 8193, 16383, 16385, 65537};
 
-// The long side of a skinny matmul Case: past every tile count a kernel might cap its grid at, at a
-// cost a property's budget affords (the boundary Cases reach 70000, past grid.y's 65535).
-constexpr std::int64_t kSkinnyLongSide = 4097;
-
 std::vector<std::int64_t> tails_up_to(std::int64_t max) {
   std::vector<std::int64_t> out;
   for (auto t : kTails)
@@ -31,6 +27,14 @@ rc::Gen<std::int64_t> tail_size_exactly(std::int64_t max) { return rc::gen::elem
 rc::Gen<std::int64_t> tail_size(std::int64_t max) {
   return rc::gen::weightedOneOf<std::int64_t>(
       {{3, tail_size_exactly(max)}, {1, rc::gen::inRange<std::int64_t>(1, max + 1)}});
+}
+
+rc::Gen<std::int64_t> long_size(std::int64_t max) {
+  std::vector<std::int64_t> top;  // the tail sizes of the top quarter: where a long side switches most
+  for (auto t : tails_up_to(max))
+    if (t > max / 4) top.push_back(t);
+  if (top.empty()) return tail_size(max);
+  return rc::gen::weightedOneOf<std::int64_t>({{1, tail_size(max)}, {1, rc::gen::elementOf(top)}});
 }
 
 rc::Gen<Placement> placement(std::int64_t rows, std::int64_t cols, bool any_kind) {
@@ -147,12 +151,24 @@ std::int64_t inside(const DimSpec& dim, std::int64_t n) {
 }
 
 // Tail dimensions first, in declaration order (tail sizes up to the width limit and their own
-// cap), then the count dimensions within what the tails leave of an element budget.
+// cap), then the count dimensions within what the tails leave of an element budget. One Case in
+// four instead makes one dimension long (DimSpec::long_max) and every other one 1..3.
 void draw_shape(Draw& d) {
   const CaseShape& shape = d.shape;
   const auto& dims = d.op.dims;
   d.c.shape.assign(dims.size(), 1);
   std::vector<std::size_t> long_dims;
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    if (dims[i].long_max > 1 && dims[i].max > 3) long_dims.push_back(i);
+  if (!shape.tails_only && shape.min_rows <= 1 && shape.min_width <= 1 && !long_dims.empty() &&
+      *rc::gen::inRange(0, 4) == 0) {
+    const std::size_t long_side =
+        long_dims[static_cast<std::size_t>(*rc::gen::inRange<int>(0, static_cast<int>(long_dims.size())))];
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      d.c.shape[i] = inside(dims[i], i == long_side ? *long_size(std::min(dims[i].long_max, dims[i].max))
+                                                    : *rc::gen::inRange<std::int64_t>(1, 4));
+    return;
+  }
   std::int64_t tails = 1;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i].draw != DimDraw::tail) continue;
@@ -161,22 +177,6 @@ void draw_shape(Draw& d) {
                                    : shape.min_width > 1 ? *rc::gen::inRange(std::min(shape.min_width, cap), cap + 1)
                                                          : *tail_size(cap));
     tails *= d.c.shape[i];
-    if (dims[i].may_be_long) long_dims.push_back(i);
-  }
-  // One Case in four: one long-able dimension long (up to 4097) and the other tails at most 3, so
-  // every tile and grid boundary along it is reached at the cost of a small Case (a grid capped at
-  // some tile count shows).
-  if (!shape.tails_only && shape.min_rows <= 1 && shape.min_width <= 1 && !long_dims.empty() &&
-      *rc::gen::inRange(0, 4) == 0) {
-    const std::size_t long_side =
-        long_dims[static_cast<std::size_t>(*rc::gen::inRange<int>(0, static_cast<int>(long_dims.size())))];
-    tails = 1;
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-      if (dims[i].draw != DimDraw::tail) continue;
-      d.c.shape[i] =
-          inside(dims[i], i == long_side ? *tail_size(kSkinnyLongSide) : *rc::gen::inRange<std::int64_t>(1, 4));
-      tails *= d.c.shape[i];
-    }
   }
   // Wide rows come in fewer of them, to keep one Case small.
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -229,6 +229,25 @@ constexpr FieldDrawer kDrawers[] = {
 };
 
 }  // namespace
+
+rc::Gen<Case> sibling_of(const Case& c, rc::Gen<ValueRecipe> values) {
+  return rc::gen::exec([=] {
+    Case s = c;
+    const auto& dims = c.op->dims;
+    std::size_t kept = dims.size();  // the last tail dimension: a row's width, a reduction's length
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      if (dims[i].draw == DimDraw::tail) kept = i;
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      if (i != kept) s.shape[i] = inside(dims[i], c.shape[i] + *rc::gen::inRange<std::int64_t>(1, c.shape[i] + 9));
+    s.placement = {};
+    Draw d{*c.op, CaseShape{}, Placements::any, values, s};
+    draw_placements(d);
+    draw_values(d);
+    draw_seed(d);
+    draw_schedule(d);
+    return s;
+  });
+}
 
 std::vector<std::string_view> generator_fields() {
   std::vector<std::string_view> keys;

@@ -20,6 +20,8 @@ namespace kverify::properties {
 rc::Gen<std::int64_t> tail_size(std::int64_t max);
 // Only the tail list (for the tail-width property).
 rc::Gen<std::int64_t> tail_size_exactly(std::int64_t max);
+// A long side: tail_size(max), or as often one of the tail sizes in the top quarter up to max.
+rc::Gen<std::int64_t> long_size(std::int64_t max);
 
 // far: rows (or, for a tensor of many rows and few columns, columns) 2^31 + a few elements apart,
 // on tensors of at most kFarMaxLines of them: every row past 2^31 elements and 4 GiB, at the cost
@@ -40,7 +42,8 @@ rc::Gen<std::uint64_t> schedule_seed();
 
 // The limits of a drawn Case's sizes (core/op_spec.hpp: DimDraw): the tail dimensions up to
 // max_width (and each its own draw_max), the count dimensions up to max_rows, fewer when the tails
-// make the Case large (an element budget of 65536).
+// make the Case large (an element budget of 65536). Unless tails_only or a minimum is set, one Case
+// in four is a long one instead: one dimension up to its DimSpec::long_max, the others 1..3.
 struct CaseShape {
   std::int64_t max_rows = 9;
   std::int64_t max_width = 4097;
@@ -57,6 +60,11 @@ std::vector<std::string_view> generator_fields();
 // A Case for op and dtype with generated shape, placements, values and seeds.
 rc::Gen<Case> case_of(const OpSpec& op, DType dtype, CaseShape shape, Placements placements,
                       rc::Gen<ValueRecipe> values);
+
+// Another Case of c's op and dtype with the same last tail dimension (a row's width, a reduction's
+// length) and every other dimension larger, its placements, values, seed and schedule drawn anew:
+// what a cache keyed by that dimension alone mistakes for c.
+rc::Gen<Case> sibling_of(const Case& c, rc::Gen<ValueRecipe> values);
 
 }  // namespace kverify::properties
 

@@ -15,19 +15,8 @@
 namespace kverify::cli {
 namespace {
 
-int run_one(const ParsedOptions& o) {
-  std::string line;
-  for (const auto& a : o.operands) line += (line.empty() ? "" : " ") + a;
-  const Case c = parse_case(line);
-  report_faults_of(c.to_text());  // a crashing kernel still ends in a FAIL line, exit 1
-  const Verdict v = [&] {
-    const ProgressWatch progress("kverify run", &case_progress);  // silent unless the Case takes > 5 s
-    return run_case(c);
-  }();
-  std::printf("%s\n", format(v).c_str());
-  if (std::string why; v.outcome == Outcome::fail && device_context_lost(resolve_backend(c.backend), &why))
-    std::printf("device fault: %s: the kernel faulted and the CUDA context is lost\n", why.c_str());
-  switch (v.outcome) {
+int outcome_exit(Outcome outcome) {
+  switch (outcome) {
     case Outcome::pass:
       return kPass;
     case Outcome::fail:
@@ -36,6 +25,34 @@ int run_one(const ParsedOptions& o) {
       return kNotRun;
   }
   return kFail;
+}
+
+// One Case's Verdict printed; its exit code.
+int run_and_print(const Case& c) {
+  report_faults_of(c.to_text());  // a crashing kernel still ends in a FAIL line, exit 1
+  const Verdict v = [&] {
+    const ProgressWatch progress("kverify run", &case_progress);  // silent unless the Case takes > 5 s
+    return run_case(c);
+  }();
+  std::printf("%s\n", format(v).c_str());
+  if (std::string why; v.outcome == Outcome::fail && device_context_lost(resolve_backend(c.backend), &why))
+    std::printf("device fault: %s: the kernel faulted and the CUDA context is lost\n", why.c_str());
+  return outcome_exit(v.outcome);
+}
+
+int run_one(const ParsedOptions& o) {
+  std::string line;
+  for (const auto& a : o.operands) line += (line.empty() ? "" : " ") + a;
+  // Every Case parsed before any runs: a bad --then line is bad input, not a failure after a pass.
+  std::vector<Case> sequence{parse_case(line)};
+  for (const auto& then : o.all("--then")) sequence.push_back(parse_case(then));
+  int worst = kPass;
+  for (std::size_t i = 0; i < sequence.size(); ++i) {
+    if (sequence.size() > 1) std::printf("[%zu/%zu] %s\n", i + 1, sequence.size(), sequence[i].to_text().c_str());
+    const int code = run_and_print(sequence[i]);
+    if (code == kFail || (code == kNotRun && worst == kPass)) worst = code;
+  }
+  return worst;
 }
 
 int list(const ParsedOptions&) {
@@ -157,7 +174,13 @@ int help(const ParsedOptions& o) {
   return kPass;
 }
 
-constexpr Option kRunOptions[] = {kStrict, kNoRaceDetector};
+constexpr Option kRunOptions[] = {
+    {"--then", "'<case line>'", ValueKind::text,
+     "then this Case, in the same process (repeatable, in order): a failure that needs the Cases\n"
+     "run before it (state a kernel or launcher keeps between calls) reproduces this way",
+     "", "", 0, 0, nullptr, true},
+    kStrict,
+    kNoRaceDetector};
 
 constexpr Option kHelpOptions[] = {
     {"--markdown", "", ValueKind::flag,
@@ -178,7 +201,7 @@ const Command kRunCommand{
     "`kverify help case`; the tolerance tiers: `kverify help tolerance`.\n",
     kRunOptions,
     "0 pass (an accuracy note too, unless --strict), 1 the kernel failed, 2 bad input, 3 not run here (e.g.\n"
-    "backend=cuda without a GPU)",
+    "backend=cuda without a GPU); with --then, the worst of the Cases",
     &run_one};
 
 const Command kListCommand{"list",

@@ -19,9 +19,11 @@ std::vector<std::string> boundary_cases() {
   // NaN, +-inf and -0 inputs (values=special): the contract's NaN propagation (relu(NaN) is NaN, so
   // an fmaxf(acc, 0) ReLU fails), inf * 0 and inf - inf, and relu(-0) = +0.
   for (const char* shape : {"33x17x31", "3x130x2"}) lines.push_back(std::string("shape=") + shape + " values=special");
-  // One long side of C, the others tiny: every tile and grid boundary along it at the cost of M*N*K
-  // (a long K is a serial loop per thread: the K Cases above reach its tiles).
-  for (const char* shape : {"2x600x8", "3x70000x2", "70000x3x2"}) lines.push_back(std::string("shape=") + shape);
+  // One long side, the others tiny: every tile and grid boundary along it at the cost of M*N*K;
+  // K past 256 tiles of 32 and any promotion interval (in integers too: exact mode sees one term).
+  for (const char* shape : {"2x600x8", "3x70000x2", "70000x3x2", "3x2x8193"})
+    lines.push_back(std::string("shape=") + shape);
+  lines.push_back("shape=2x3x8191 values=int:3 seed=6");
   return lines;
 }
 
@@ -81,12 +83,13 @@ double flops(std::span<const std::int64_t> s) {
 
 constexpr std::string_view kHugeCases[] = {"op=matmul_relu dtype=f32 shape=524289x4096x8"};  // 2^31 + 4096 outputs
 
-// M and N are tiled (drawn up to 130, one of them sometimes long), K is the reduction (drawn up to
-// 160: a long K is a serial loop per thread, reached by its tiles).
+// M and N are tiled (drawn up to 130), K is the reduction (drawn up to 160: a K loop is serial per
+// thread); a long draw takes one of them up to 4097 (M, N: past tile counts a grid may cap) or
+// 8193 (K: past 256 tiles of 32 and any promotion interval), the others 1..3.
 constexpr DimSpec kDims[] = {
-    {.name = "m", .meaning = "rows of A and C", .draw_max = 130, .may_be_long = true},
-    {.name = "n", .meaning = "columns of B and C", .draw_max = 130, .may_be_long = true},
-    {.name = "k", .meaning = "the reduction: columns of A, rows of B", .draw_max = 160},
+    {.name = "m", .meaning = "rows of A and C", .draw_max = 130},
+    {.name = "n", .meaning = "columns of B and C", .draw_max = 130},
+    {.name = "k", .meaning = "the reduction: columns of A, rows of B", .draw_max = 160, .long_max = 8193},
 };
 constexpr TensorSpec kTensors[] = {
     {.name = "a", .dims = {0, 2}, .rank = 2, .meaning = "A, M x K"},

@@ -75,6 +75,15 @@ __global__ void gelu_wrong_formula(ElementwiseArgs<T> a) {
       y = 0.5f * x * (1.0f + erff(x * 0.70710678f));  // BUG: the erf GELU, not the tanh approximation
     } else if (kWhich == 2) {
       y = 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));  // BUG: cancels for x << 0
+    } else if (kWhich == 4) {
+      // gelu_tanh_f32 without its saturation branch, its inf * 0 NaN patched by comparing bits with
+      // the NaN a host test printed: x86's 0xffc00000. BUG: the GPU's produced NaN is 0x7fffffff,
+      // so on the device the patch never fires and +-inf give NaN.
+      const float t = 1.5957691216057308f * (x * fmaf(0.044715f * x, x, 1.0f));
+      const float e = expf(-fabsf(t));
+      float d = (x * e) / (1.0f + e);
+      if (__float_as_uint(d) == 0xffc00000u) d = 0.0f;  // x = +-inf: e = 0, x e = inf * 0
+      y = copysignf(t >= 0.0f ? x - d : d, x);
     } else {
       // gelu_tanh_f32 (gelu_tanh_math.cuh) without its saturation branch. BUG: x = +-inf gives
       // x e = inf * 0 = NaN; every finite x, the overflowing x^3 beyond 7e12 included, is right.
@@ -191,6 +200,7 @@ KV_GELU_MUTANT(wrong_constant, gelu_wrong_formula<T, 0>)
 KV_GELU_MUTANT(erf, gelu_wrong_formula<T, 1>)
 KV_GELU_MUTANT(tanhf_cancels, gelu_wrong_formula<T, 2>)
 KV_GELU_MUTANT(infinity_unsaturated, gelu_wrong_formula<T, 3>)
+KV_GELU_MUTANT(nan_bits_of_the_host, gelu_wrong_formula<T, 4>)
 KV_GELU_MUTANT(truncating_store, gelu_truncating_store<T>)
 KV_GELU_MUTANT(far_oob_write, gelu_far_oob_write<T>)
 #undef KV_GELU_MUTANT

@@ -27,6 +27,8 @@ namespace kverify::kernels::matmul_relu::mutants {
 //           columns past them are never written (a skinny Case, 2x600x8, shows it at once)
 //   kBug 8: ReLU written fmaxf(acc, 0.0f), which returns 0 for a NaN sum (the contract: NaN stays
 //           NaN); only a Case with NaN or inf inputs sees it
+//   kBug 9: K tiles counted in 8 bits: past 256 tiles (K 4096) the count wraps and the first tiles
+//           are read again in place of the last; only a K past 4096 sees it
 template <typename T, int kBug>
 __global__ void matmul_buggy(MatmulReluArgs<T> a) {
   const long long n = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -37,7 +39,9 @@ __global__ void matmul_buggy(MatmulReluArgs<T> a) {
   float acc = 0.0f;
   if (n < a.n) {
     const long long k_end = kBug == 1 ? (a.k + 15) / 16 * 16 : kBug == 4 ? a.k / 16 * 16 : a.k;
-    for (long long k0 = 0; k0 < k_end; k0 += 16) {
+    unsigned char tile = 0;
+    for (long long k1 = 0; k1 < k_end; k1 += 16, ++tile) {
+      const long long k0 = kBug == 9 ? tile * 16LL : k1;  // BUG 9: an 8-bit tile count
       for (long long k = k0; k < k0 + 16 && k < k_end; ++k) {
         const long long a_index = kBug == 3 ? m * a.k + k : m * a.a_row_stride + k * a.a_col_stride;
         acc = fmaf(kv::to_f32(a.a[a_index]), kv::to_f32(a.b[k * a.b_row_stride + n * a.b_col_stride]), acc);
@@ -71,6 +75,7 @@ void dropped_k_tail(const LaunchRequest& r) { matmul_buggy<4>(r); }
 void f16_accumulator(const LaunchRequest& r) { matmul_buggy<5>(r); }
 void one_ulp_high(const LaunchRequest& r) { matmul_buggy<6>(r); }
 void relu_drops_nan(const LaunchRequest& r) { matmul_buggy<8>(r); }
+void k_tiles_in_8_bits(const LaunchRequest& r) { matmul_buggy<9>(r); }
 void capped_grid(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto a = matmul_relu_args<T>(r);

@@ -20,11 +20,17 @@
 //   mutant_smem_elements_for_bytes dynamic shared memory sized in elements, the launch takes bytes
 // mutant_whole_rows_by_lanes gives rows_vec's unchecked kernel rows whose steps reach past the row.
 // mutant_capped_grid stops its grid at 65535 blocks: the boundary Case of 65537 rows kills it.
+// mutant_plan_cached_by_width keeps the first call's grid per row width: it passes alone, fails
+// after a Case of the same width and fewer rows (state_between_cases, and check's "alone" rerun
+// gives the sequence).
+// mutant_packed_rows_grid launches a grid for half the rows from 33 narrow rows on: no property
+// draw reached that (at most 9 rows) before the long draws (up to 4097 rows of at most 3 columns).
 // mutant_int32_offsets computes element offsets in int: the far layouts (rows 2^31 elements apart on
 // a tiny tensor, pipeline/guarded_image.hpp) kill it on emu, where only `kverify huge` did on a GPU.
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include <cstddef>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -301,6 +307,18 @@ __global__ void row_sum_capped_grid(RowSumArgs<T> a) {
   if (threadIdx.x == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
 }
 
+// Narrow rows (2..8 columns), many of them: a warp sums four rows, eight lanes each, so a block of
+// 256 threads takes 32 rows.
+template <typename T>
+__global__ void row_sum_packed_rows(RowSumArgs<T> a) {
+  const unsigned lane = threadIdx.x % 32;
+  const long long warp = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  const long long row = warp * 4 + lane / 8, col = lane % 8;
+  float sum = row < a.rows && col < a.cols ? kv::to_f32(a.x[row * a.x_row_stride + col * a.x_col_stride]) : 0.0f;
+  for (int offset = 4; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  if (col == 0 && row < a.rows) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
 
@@ -408,6 +426,34 @@ void capped_grid(const LaunchRequest& r) {
     const auto blocks = static_cast<unsigned>(a.rows < 65535 ? a.rows : 65535);  // BUG: rows past it are lost
     mutants::row_sum_capped_grid<T><<<dim3(blocks), dim3(32), 0, launch_stream(r)>>>(a);
     check_launch("mutants::row_sum_capped_grid<T>");
+  });
+}
+
+// Rows of 2..8 columns, from 32 of them on, go to the packed kernel (32 rows per block) on a grid
+// sized for 64 rows per block, as for an earlier kernel of eight rows per warp: rows past the first
+// 32 of every 64 are never written. Fewer or wider rows take a warp each, right.
+void packed_rows_grid(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    if (a.cols >= 2 && a.cols <= 8 && a.rows >= 32) {
+      const auto blocks = static_cast<unsigned>((a.rows + 63) / 64);  // BUG: the kernel takes 32 rows a block
+      mutants::row_sum_packed_rows<T><<<dim3(blocks), dim3(256), 0, launch_stream(r)>>>(a);
+    } else {
+      mutants::row_sum_warp_rows<T><<<warp_per_row_grid(a.rows), dim3(256), 0, launch_stream(r)>>>(a);
+    }
+    check_launch("mutants::row_sum_packed_rows<T>");
+  });
+}
+
+// The grid planned once per row width and kept: a later call with that width and more rows
+// reuses the first call's grid, whose blocks stop short of its last rows. Right for a Case alone.
+void plan_cached_by_width(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    static std::map<long long, dim3> grids;  // BUG: keyed by the width alone; the grid follows the rows
+    const dim3 grid = grids.try_emplace(a.cols, warp_per_row_grid(a.rows)).first->second;
+    mutants::row_sum_warp_rows<T><<<grid, dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("mutants::row_sum_warp_rows<T>");
   });
 }
 

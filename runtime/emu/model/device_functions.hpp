@@ -24,10 +24,18 @@
 
 // --- bit reinterpretation ------------------------------------------------------------------------
 
+// A NaN's bits as the GPU's arithmetic gives them. An invalid operation (inf - inf, 0 * inf, ...)
+// gives 0xffc00000 on the host (x86's default NaN) and the canonical 0x7fffffff on the GPU (PTX:
+// every NaN an f32 instruction produces is canonical); read through these intrinsics, the host's is
+// the GPU's. A NaN operand keeps its payload on the host, which the GPU's arithmetic replaces by
+// 0x7fffffff: kverify's inputs hold every NaN as 0x7fffffff (core/dtype.hpp), so the two agree on
+// them too. Not matched: a kernel's own NaN constant of other bits passed through arithmetic, a
+// produced NaN negated (the host's 0x7fc00000, the GPU's 0xffffffff), bits read through memory.
+constexpr unsigned int kv_emu_gpu_nan_bits(unsigned int bits) { return bits == 0xffc00000u ? 0x7fffffffu : bits; }
 constexpr float __int_as_float(int x) { return std::bit_cast<float>(x); }
-constexpr int __float_as_int(float x) { return std::bit_cast<int>(x); }
+constexpr int __float_as_int(float x) { return static_cast<int>(kv_emu_gpu_nan_bits(std::bit_cast<unsigned int>(x))); }
 constexpr float __uint_as_float(unsigned int x) { return std::bit_cast<float>(x); }
-constexpr unsigned int __float_as_uint(float x) { return std::bit_cast<unsigned int>(x); }
+constexpr unsigned int __float_as_uint(float x) { return kv_emu_gpu_nan_bits(std::bit_cast<unsigned int>(x)); }
 constexpr double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }
 constexpr long long __double_as_longlong(double x) { return std::bit_cast<long long>(x); }
 constexpr double __hiloint2double(int hi, int lo) {

@@ -92,6 +92,19 @@ TEST(EmuIntrinsics, ClassificationFunctionsAreGlobalAsInCuda) {
   EXPECT_EQ(user_code::classify(NAN), 3);
 }
 
+// PTX ISA, "Floating Point Instructions": an f32 operation whose result is NaN gives the canonical
+// NaN 0x7fffffff, whatever NaN (if any) its operands held. The host's invalid operation gives
+// 0xffc00000; a kernel reading the bits must see the GPU's.
+TEST(EmuIntrinsics, ProducedNanHasTheGpusCanonicalBits) {
+  volatile float inf = INFINITY, zero = 0.0f, one = 1.0f;  // volatile: computed at run time, on the host's FPU
+  EXPECT_EQ(__float_as_uint(inf - inf), 0x7fffffffu);
+  EXPECT_EQ(__float_as_uint(zero * inf), 0x7fffffffu);
+  EXPECT_EQ(__float_as_int(zero * inf), 0x7fffffff);
+  EXPECT_EQ(__float_as_uint(__uint_as_float(0x7fffffffu) * one), 0x7fffffffu);  // kverify's inputs' NaN
+  EXPECT_EQ(__float_as_uint(-inf), 0xff800000u);                                // other bits as they are
+  EXPECT_EQ(__float_as_uint(-1.0f), 0xbf800000u);
+}
+
 TEST(EmuIntrinsics, IntegerTable) {
   EXPECT_EQ(__popc(0u), 0);
   EXPECT_EQ(__popc(0xffffffffu), 32);

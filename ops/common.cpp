@@ -17,7 +17,7 @@ std::vector<std::string> rowwise_boundary_cases() {
   lines.push_back("shape=4x100 values=int:5 seed=2 schedule=11");
   lines.push_back("shape=3x64 values=normal:1e3 seed=9");
   // Many narrow rows: a launcher that packs several rows into a warp or block from some row count
-  // on (the property draws reach 4097 rows of at most 3 columns).
+  // on (the property draws reach 257 rows of at most 3 columns).
   lines.push_back("shape=1000x5 seed=3");
   // Past grid.y's 65535 and past any grid capped at 65535 blocks. In f32 only: a block per row of
   // one warp costs about 3 s per run on emu (65537 blocks, 2M emulated threads).

@@ -24,7 +24,7 @@
 // after a Case of the same width and fewer rows (state_between_cases, and check's "alone" rerun
 // gives the sequence).
 // mutant_packed_rows_grid launches a grid for half the rows from 33 narrow rows on: no property
-// draw reached that (at most 9 rows) before the long draws (up to 4097 rows of at most 3 columns).
+// draw reached that (at most 9 rows) before the long draws (up to 257 rows of at most 3 columns).
 // mutant_int32_offsets computes element offsets in int: the far layouts (rows 2^31 elements apart on
 // a tiny tensor, pipeline/guarded_image.hpp) kill it on emu, where only `kverify huge` did on a GPU.
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in

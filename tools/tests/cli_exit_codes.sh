@@ -72,6 +72,43 @@ if [[ $rc -ne 0 ]] || ! grep -q "gelu_tanh.rounding_unbiased .*NOT JUDGED: no dr
 else
   echo "ok: an f32-only rounding_unbiased is NOT JUDGED, not passed"
 fi
+# run --then: Cases in order in one process, exit the worst; a Case that needs an earlier one fails
+# only after it; a bad --then line is bad input before anything runs.
+m='op=row_sum variant=mutant_plan_cached_by_width dtype=f32 backend=emu'
+verdicts() {  # verdicts CODE WANT -- ARGS...: the first word of each Case's Verdict, in order, is WANT
+  local code="$1" want="$2"; shift 3
+  local out rc got
+  out="$("$k" "$@" 2>&1)"; rc=$?
+  got="$(awk '/^\[[0-9]+\/[0-9]+\] /{getline; printf "%s ", $1}' <<<"$out")"
+  if [[ $rc -ne $code || "$got" != "$want " ]]; then echo "FAIL: kverify $* exited $rc (expected $code), Verdicts '$got' (expected '$want')"; echo "$out"; fail=1; return; fi
+  echo "ok: kverify $* -> $rc, $want"
+}
+verdicts 1 "PASS FAIL" -- run "$m shape=5x1" --then "$m shape=20x1"
+expect 0 "^PASS  row_sum/mutant_plan_cached_by_width f32 20x1" -- run "$m shape=20x1"
+verdicts 0 "PASS PASS" -- run 'op=row_sum dtype=f32 shape=5x1 backend=emu' --then 'op=row_sum dtype=f32 shape=20x1 backend=emu'
+out="$("$k" run 'op=row_sum shape=5x1 backend=emu' --then 'op=nosuch' 2>&1)"; rc=$?
+if [[ $rc -ne 2 ]] || grep -q "^\[1/2\]" <<<"$out"; then echo "FAIL: a bad --then line exited $rc or ran the first Case: $out"; fail=1; else echo "ok: a bad --then line -> 2, nothing run"; fi
+# state_between_cases: a plan cached per width fails it with the sequence as its reproduce line;
+# check's alone-rerun finds the earlier Case it fails after; a failure that reproduces alone gets
+# neither line.
+out="$("$k" check --backend emu --op row_sum --variant mutant_plan_cached_by_width --property row_sum.state_between_cases --properties-only --budget 5 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || ! grep -qE "reproduce \(one process, in this order\): ./kverify run '[^']*' --then '[^']*' --then '[^']*'" <<<"$out"; then
+  echo "FAIL: state_between_cases on mutant_plan_cached_by_width exited $rc or lacks the sequence: $out"; fail=1
+else
+  echo "ok: state_between_cases fails a plan cached per width (exit 1), the sequence its reproduce line"
+fi
+out="$("$k" check --backend emu --op row_sum --variant mutant_plan_cached_by_width --property row_sum.reference_agreement --properties-only --budget 10 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || ! grep -q "PASSES when run by itself" <<<"$out" || ! grep -qE "after: .* ./kverify run '[^']*' --then '[^']*'" <<<"$out"; then
+  echo "FAIL: check of mutant_plan_cached_by_width exited $rc or lacks the alone and after lines: $out"; fail=1
+else
+  echo "ok: a failure that needs an earlier Case says so and gives the sequence it fails after"
+fi
+out="$("$k" check --backend emu --op row_sum --variant mutant_packed_rows_grid --property row_sum.reference_agreement --properties-only --budget 10 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || grep -qE "PASSES when run by itself|after: " <<<"$out"; then
+  echo "FAIL: check of mutant_packed_rows_grid exited $rc or claims it passes alone: $out"; fail=1
+else
+  echo "ok: a failure that reproduces alone gets no alone or after line"
+fi
 # A launcher on the stream it was given: held, and no side-stream hint (that is for other streams).
 out="$("$k" run 'op=row_sum shape=5x40 backend=emu' 2>&1)"; rc=$?
 if [[ $rc -ne 0 ]] || ! grep -q "its work on the stream it was given" <<<"$out" || grep -q "side stream" <<<"$out"; then

@@ -85,31 +85,29 @@ std::string launch_on_device(const Variant& variant, LaunchRequest& request) {
   }
   const std::string kernel(variant.name);
   cuda::synchronize(("the inputs and scratch of " + kernel).c_str());  // the given stream waits for nothing
+  struct GivenStream {  // the launcher's stream, gone with the request's pointers however the launch ends
+    LaunchRequest& request;
+    ~GivenStream() {
+      if (request.stream) cudaStreamDestroy(static_cast<cudaStream_t>(request.stream));
+      request.stream = nullptr;
+      request.workspace = nullptr;
+    }
+  } given_stream{request};
   cudaStream_t given = nullptr;
   if (variant.takes_stream)
     cuda::check(cudaStreamCreateWithFlags(&given, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
   request.stream = given;
   std::string left;
-  try {
-    variant.launch_cuda(request);
-    cuda::check_launch(kernel.c_str());  // a refused <<<>>> the launcher did not check
-    if (given) {
-      cuda::check(cudaStreamSynchronize(given), ("synchronize the stream given to " + kernel).c_str());
-      for (const auto& [stream, which] : {std::pair{cudaStreamLegacy, "the legacy default stream"},
-                                          std::pair{cudaStreamPerThread, "the per-thread default stream"}})
-        if (cudaStreamQuery(stream) == cudaErrorNotReady && left.empty())
-          left = std::string(which) + " still had work when the stream the launcher was given had finished";
-    }
-    cuda::synchronize(kernel.c_str());
-  } catch (...) {
-    if (given) cudaStreamDestroy(given);
-    request.stream = nullptr;
-    request.workspace = nullptr;
-    throw;
+  variant.launch_cuda(request);
+  cuda::check_launch(kernel.c_str());  // a refused <<<>>> the launcher did not check
+  if (given) {
+    cuda::check(cudaStreamSynchronize(given), ("synchronize the stream given to " + kernel).c_str());
+    for (const auto& [stream, which] : {std::pair{cudaStreamLegacy, "the legacy default stream"},
+                                        std::pair{cudaStreamPerThread, "the per-thread default stream"}})
+      if (cudaStreamQuery(stream) == cudaErrorNotReady && left.empty())
+        left = std::string(which) + " still had work when the stream the launcher was given had finished";
   }
-  if (given) cudaStreamDestroy(given);
-  request.stream = nullptr;
-  request.workspace = nullptr;
+  cuda::synchronize(kernel.c_str());
   return left;
 #else
   (void)variant;

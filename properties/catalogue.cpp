@@ -65,35 +65,31 @@ void schedule_independent(const Context& ctx, const OpSpec& op) {
 // must pass, and the first's two runs give the same bits. A failure's reproduce line is the
 // sequence, which `kverify run ... --then` replays in one process.
 void state_between_cases(const Context& ctx, const OpSpec& op) {
-  {
-    const DType d = *rc::gen::elementOf(dtypes_of(ctx));  // one per drawn Case: three runs each
-    const Case drawn = *case_of(op, d, {}, Placements::any, in_domain_values(op, d));
-    const Case drawn_sibling = *sibling_of(drawn, in_domain_values(op, d));
-    for (const Variant* v : variants_of(ctx, op)) {
-      Case c = drawn, sibling = drawn_sibling;
-      if (!pin(ctx, *v, c) || !pin(ctx, *v, sibling)) continue;
-      const std::string sequence =
-          "'" + c.to_text() + "' --then '" + sibling.to_text() + "' --then '" + c.to_text() + "'";
-      const auto fail = [&](const std::string& what, const Verdict& verdict) {
-        count(ctx, *v, false, verdict);
-        RC_FAIL(what + "\n" + format(verdict) + "\n  reproduce (one process, in this order): ./kverify run " +
-                sequence);
-      };
-      std::vector<ElementError> first, again;
-      const Verdict once = run_case(c, &first);
-      if (once.outcome == Outcome::skipped) RC_FAIL("not run: " + once.reason);
-      if (once.outcome != Outcome::pass) fail("the Case fails", once);
-      const Verdict between = run_case(sibling);
-      if (between.outcome != Outcome::pass) fail("the sibling Case fails when run after the first", between);
-      const Verdict twice = run_case(c, &again);
-      if (twice.outcome != Outcome::pass) fail("the first Case fails when run again after the sibling", twice);
-      bool same = first.size() == again.size();
-      for (std::size_t i = 0; same && i < first.size(); ++i)
-        same = same_bits(first[i].signed_ulps, again[i].signed_ulps) && same_bits(first[i].abs, again[i].abs);
-      if (!same)
-        fail("the first Case's outputs differ when run again after the sibling (both within tolerance)", twice);
-      count(ctx, *v, true, twice);
-    }
+  const DType d = *rc::gen::elementOf(dtypes_of(ctx));  // one per drawn Case: three runs each
+  const Case drawn = *case_of(op, d, {}, Placements::any, in_domain_values(op, d));
+  const Case drawn_sibling = *sibling_of(drawn, in_domain_values(op, d));
+  for (const Variant* v : variants_of(ctx, op)) {
+    Case c = drawn, sibling = drawn_sibling;
+    if (!pin(ctx, *v, c) || !pin(ctx, *v, sibling)) continue;
+    const std::string sequence =
+        "'" + c.to_text() + "' --then '" + sibling.to_text() + "' --then '" + c.to_text() + "'";
+    const auto fail = [&](const std::string& what, const Verdict& verdict) {
+      count(ctx, *v, false, verdict);
+      RC_FAIL(what + "\n" + format(verdict) + "\n  reproduce (one process, in this order): ./kverify run " + sequence);
+    };
+    std::vector<ElementError> first, again;
+    const Verdict once = run_case(c, &first);
+    if (once.outcome == Outcome::skipped) RC_FAIL("not run: " + once.reason);
+    if (once.outcome != Outcome::pass) fail("the Case fails", once);
+    const Verdict between = run_case(sibling);
+    if (between.outcome != Outcome::pass) fail("the sibling Case fails when run after the first", between);
+    const Verdict twice = run_case(c, &again);
+    if (twice.outcome != Outcome::pass) fail("the first Case fails when run again after the sibling", twice);
+    bool same = first.size() == again.size();
+    for (std::size_t i = 0; same && i < first.size(); ++i)
+      same = same_bits(first[i].signed_ulps, again[i].signed_ulps) && same_bits(first[i].abs, again[i].abs);
+    if (!same) fail("the first Case's outputs differ when run again after the sibling (both within tolerance)", twice);
+    count(ctx, *v, true, twice);
   }
 }
 

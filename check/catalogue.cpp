@@ -190,7 +190,6 @@ bool last_of_sequence_fails(const ChildResult& r, std::size_t cases) {
 // them. At most kMostRerun failures and kMostTries processes in all.
 void rerun_failures_alone(CheckReport& report) {
   constexpr std::size_t kMostRerun = 8, kMostTries = 24;
-  constexpr std::string_view kMarker = "reproduce: ./kverify run '";
   const std::string exe = this_program();
   if (exe.empty()) return;
   std::size_t rerun = 0, tries = 0;
@@ -199,12 +198,10 @@ void rerun_failures_alone(CheckReport& report) {
     // across schedules, the errors' mean) gets a PASS from `run` alone whatever happened. A
     // reproduce line that is already a sequence (--then) says what ran before.
     const bool a_verdict = f.message.starts_with("FAIL") || f.message.find("\nFAIL") != std::string::npos;
-    const auto at = f.message.rfind(kMarker);
-    if (!a_verdict || at == std::string::npos || rerun == kMostRerun || tries == kMostTries) continue;
-    const auto begin = at + kMarker.size(), end = f.message.find('\'', begin);
-    if (end == std::string::npos || f.message.find("--then", end) != std::string::npos) continue;
+    const std::string the_case = f.reproduced_case();
+    if (!a_verdict || the_case.empty() || rerun == kMostRerun || tries == kMostTries) continue;
+    if (f.message.find(" --then '") != std::string::npos) continue;  // a reproduce line that is a sequence
     ++rerun, ++tries;
-    const std::string the_case = f.message.substr(begin, end - begin);
     const ChildResult alone = run_child({exe, "run", the_case}, {.time_limit = 60});
     if (alone.exit_code != 0) continue;
     const std::string said = f.message;
@@ -220,11 +217,14 @@ void rerun_failures_alone(CheckReport& report) {
       if (tries == kMostTries) break;
       ++tries;
       std::vector<std::string> argv{exe, "run", before[0]};
-      for (std::size_t i = 1; i < before.size(); ++i) argv.insert(argv.end(), {"--then", before[i]});
-      argv.insert(argv.end(), {"--then", the_case});
+      std::string said_argv = "./kverify run '" + before[0] + "'";
+      for (std::size_t i = 1; i <= before.size(); ++i) {
+        const std::string& next = i < before.size() ? before[i] : the_case;
+        argv.insert(argv.end(), {"--then", next});
+        said_argv += " --then '" + next + "'";
+      }
       if (!last_of_sequence_fails(run_child(argv, {.time_limit = 120}), before.size() + 1)) continue;
-      sequence = "./kverify run '" + argv[2] + "'";
-      for (std::size_t i = 3; i + 1 < argv.size(); i += 2) sequence += " --then '" + argv[i + 1] + "'";
+      sequence = said_argv;
       break;
     }
     f.message += sequence.empty()

@@ -231,12 +231,9 @@ void ChildTranscript::feed(const std::string& line) {
     const auto f = split_tabs(rest);
     if (f.size() < 4) return;
     report.failures.push_back({f[0], f[1], f[2], f[3], {}});
-    // The Cases before the failing one's first run (its reproduce line, the message's last).
-    constexpr std::string_view kMarker = "reproduce: ./kverify run '";
-    const std::string& message = report.failures.back().message;
-    if (const auto at = message.rfind(kMarker); at != std::string::npos) {
-      const auto begin = at + kMarker.size(), end = message.find('\'', begin);
-      const auto first = std::find(ran.begin(), ran.end(), message.substr(begin, end - begin));
+    // The Cases before the failing one's first run.
+    if (const std::string failing = report.failures.back().reproduced_case(); !failing.empty()) {
+      const auto first = std::find(ran.begin(), ran.end(), failing);
       const auto from = first - std::min<std::ptrdiff_t>(first - ran.begin(), CheckReport::Failure::kMostBefore);
       auto& before = report.failures.back().before;
       if (from != ran.begin()) before.push_back(ran.front());  // a static set on the first call

@@ -8,8 +8,17 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <string_view>
 
 namespace kverify {
+
+std::string CheckReport::Failure::reproduced_case() const {
+  constexpr std::string_view kMarker = "reproduce: ./kverify run '";
+  const auto at = message.rfind(kMarker);
+  if (at == std::string::npos) return "";
+  const auto begin = at + kMarker.size(), end = message.find('\'', begin);
+  return end == std::string::npos ? "" : message.substr(begin, end - begin);
+}
 
 void CheckReport::print_tables() const {
   if (!boundary.empty()) {

@@ -30,6 +30,8 @@ struct CheckReport {
     // not reproduce alone is replayed after.
     std::vector<std::string> before;
     static constexpr std::size_t kMostBefore = 8;
+    // The Case of the message's last "reproduce: ./kverify run '<case>'" line ("" when none).
+    std::string reproduced_case() const;
   };
   // One judged unit, for CI formats (check/junit.hpp, check/annotations.hpp): a boundary Case, a
   // property on one variant, or what stood for them (a device fault, a variant that cannot run on

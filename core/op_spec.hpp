@@ -61,8 +61,10 @@ struct DimSpec {
   // One generated Case in four makes one dimension long: tail sizes up to long_max (past draw_max,
   // within the domain), every other dimension 1..3, so the sizes a kernel switches at along it
   // (warp, block and tile multiples, 65535 grid blocks, a reduction's promotion interval) are
-  // reached at a small Case's cost. 0: never long.
-  std::int64_t long_max = 4097;
+  // reached at a small Case's cost. 0: never long. The default, 257, is past a warp's and a block's
+  // worth of rows at a cost a block of 256 threads per row affords on emu (4097 made `kverify
+  // check` about 3x slower there); a dimension whose step is cheap goes further (matmul's K).
+  std::int64_t long_max = 257;
 };
 
 // The most tensors and scalar parameters one op declares (a Case holds a placement per tensor and a

@@ -15,9 +15,7 @@ namespace kverify::ops {
 // The dimensions of a rank-2 op over rows x cols: the rows are independent (drawn as a count), the
 // columns are the row length kernels tile and reduce over (drawn at the tail widths).
 inline constexpr DimSpec kRowwiseDims[] = {
-    // Long draws up to 257 rows: past a warp's and a block's worth of rows packed in a grid, at a
-    // cost a block-per-row kernel of 256 threads affords on emu (4097 rows made check 2.8x slower).
-    {.name = "rows", .meaning = "rows (independent)", .draw = DimDraw::count, .long_max = 257},
+    {.name = "rows", .meaning = "rows (independent)", .draw = DimDraw::count},
     {.name = "cols", .meaning = "columns: the row length", .draw = DimDraw::tail},
 };
 // x[rows, cols] -> y[rows, cols].

@@ -87,8 +87,8 @@ constexpr std::string_view kHugeCases[] = {"op=matmul_relu dtype=f32 shape=52428
 // thread); a long draw takes one of them up to 4097 (M, N: past tile counts a grid may cap) or
 // 8193 (K: past 256 tiles of 32 and any promotion interval), the others 1..3.
 constexpr DimSpec kDims[] = {
-    {.name = "m", .meaning = "rows of A and C", .draw_max = 130},
-    {.name = "n", .meaning = "columns of B and C", .draw_max = 130},
+    {.name = "m", .meaning = "rows of A and C", .draw_max = 130, .long_max = 4097},
+    {.name = "n", .meaning = "columns of B and C", .draw_max = 130, .long_max = 4097},
     {.name = "k", .meaning = "the reduction: columns of A, rows of B", .draw_max = 160, .long_max = 8193},
 };
 constexpr TensorSpec kTensors[] = {

@@ -74,7 +74,10 @@ __global__ void gelu_wrong_formula(ElementwiseArgs<T> a) {
     } else if (kWhich == 1) {
       y = 0.5f * x * (1.0f + erff(x * 0.70710678f));  // BUG: the erf GELU, not the tanh approximation
     } else if (kWhich == 2) {
-      y = 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));  // BUG: cancels for x << 0
+      // Saturated as gelu_tanh_f32 is (+-inf and |x| >= 16), so that the cancellation is its one bug.
+      y = fabsf(x) >= 16.0f
+              ? (x > 0.0f ? x : -0.0f)
+              : 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));  // BUG: cancels for x << 0
     } else if (kWhich == 4) {
       // gelu_tanh_f32 without its saturation branch, its inf * 0 NaN patched by comparing bits with
       // the NaN a host test printed: x86's 0xffc00000. BUG: the GPU's produced NaN is 0x7fffffff,

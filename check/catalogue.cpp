@@ -196,11 +196,12 @@ void rerun_failures_alone(CheckReport& report) {
   for (auto& f : report.failures) {
     // Only a failing Verdict (a line "FAIL ..."): a property that judges past the Verdict (bits
     // across schedules, the errors' mean) gets a PASS from `run` alone whatever happened. A
-    // reproduce line that is already a sequence (--then) says what ran before.
+    // reproduce line that is already a sequence (--then) or a pair (--alongside) says what ran with it.
     const bool a_verdict = f.message.starts_with("FAIL") || f.message.find("\nFAIL") != std::string::npos;
     const std::string the_case = f.reproduced_case();
     if (!a_verdict || the_case.empty() || rerun == kMostRerun || tries == kMostTries) continue;
-    if (f.message.find(" --then '") != std::string::npos) continue;  // a reproduce line that is a sequence
+    if (f.message.find(" --then '") != std::string::npos || f.message.find(" --alongside '") != std::string::npos)
+      continue;  // a reproduce line that is a sequence or a pair
     ++rerun, ++tries;
     const ChildResult alone = run_child({exe, "run", the_case}, {.time_limit = 60});
     if (alone.exit_code != 0) continue;

@@ -32,6 +32,18 @@ LaunchRequest launch_request_of(const Case& c, Backend backend);
 // ("" when nothing was seen; emu counts that work itself: emu::CallerStream).
 std::string execute(Backend backend, const Variant& variant, const Case& c, std::vector<GuardedImage>& images);
 
+// While one lives, Cases run at the same time on several host threads of this process
+// (run_at_once): on cuda the default streams are not asked about after a launch, since another
+// thread's copies are on them.
+class CasesAtOnce {
+ public:
+  CasesAtOnce();
+  ~CasesAtOnce();
+  CasesAtOnce(const CasesAtOnce&) = delete;
+  CasesAtOnce& operator=(const CasesAtOnce&) = delete;
+  static bool active();
+};
+
 // The cuda half of execute, for tensors already on the device (the bench's gate keeps them there):
 // the variant's scratch (filled with 0xff), its launcher given a non-blocking stream of its own (as
 // a framework's caller gives one; a NO_STREAM registration gets none), that stream synchronized,
@@ -39,7 +51,8 @@ std::string execute(Backend backend, const Variant& variant, const Case& c, std:
 // tensors; throws cuda::Error when the launch or the kernel fails. Returns "" or, where the legacy
 // or per-thread default stream still had work when the given stream had finished (a launch or
 // copy without the stream: not ordered with the caller's), what was seen. Work that had already
-// ended by then, and work on a side stream the launcher made, are not seen.
+// ended by then, and work on a side stream the launcher made, are not seen; nor is any while
+// CasesAtOnce lives.
 std::string launch_on_device(const Variant& variant, LaunchRequest& request);
 
 }  // namespace kverify

@@ -64,10 +64,12 @@ void report_faults(FaultReport report) {
   prepared() = std::move(report);
 }
 
-void report_faults_of(const std::string& case_line) {
+void report_faults_of(const std::string& case_line, const std::string& alongside) {
+  const std::string pair = alongside.empty() ? "" : "' --alongside '" + alongside;
   report_faults({.before = kCrashHeading,
-                 .after = kCrashCauses + std::string("  the Case: ") + case_line + "\n  reproduce: ./kverify run '" +
-                          case_line + "'\n"});
+                 .after = kCrashCauses + std::string("  the Case: ") + case_line +
+                          (alongside.empty() ? "" : "\n  at once with: " + alongside) +
+                          "\n  reproduce: ./kverify run '" + case_line + pair + "'\n"});
 }
 
 }  // namespace kverify

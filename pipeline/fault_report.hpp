@@ -27,8 +27,9 @@ struct FaultReport {
 // SIGABRT (on an alternate stack: the fault may be on an emulated thread's fiber stack).
 void report_faults(FaultReport report);
 
-// `kverify run`'s report: the Verdict line of `case_line` and its reproduce line.
-void report_faults_of(const std::string& case_line);
+// `kverify run`'s report: the Verdict line of `case_line` and its reproduce line (with the Case run
+// at the same time, when there is one).
+void report_faults_of(const std::string& case_line, const std::string& alongside = "");
 
 // The line every crash report starts with, up to the signal's name.
 inline constexpr const char* kCrashHeading = "FAIL  device fault: the kernel crashed the process with signal ";

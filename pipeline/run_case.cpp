@@ -380,7 +380,7 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
                                         : "data races not looked for: emu race detector " + emu::race::status_text());
   if (c.backend == Backend::emu && !verdict.checks_passed.empty() && variant->takes_stream)
     verdict.checks_passed.push_back("its work on the stream it was given (none on the default stream)");
-  if (c.backend == Backend::cuda && !verdict.checks_passed.empty() && variant->takes_stream)
+  if (c.backend == Backend::cuda && !verdict.checks_passed.empty() && variant->takes_stream && !CasesAtOnce::active())
     verdict.checks_passed.push_back(
         "the default streams idle when the stream it was given had finished (work already ended is not seen)");
   const bool fast_math_build = variant->cuda_flags.find("use_fast_math") != std::string_view::npos;

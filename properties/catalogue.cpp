@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/registry.hpp"
+#include "pipeline/run_at_once.hpp"
 #include "pipeline/run_case.hpp"
 #include "properties/property_kit.hpp"
 #include "reference/compare.hpp"
@@ -90,6 +91,33 @@ void state_between_cases(const Context& ctx, const OpSpec& op) {
       same = same_bits(first[i].signed_ulps, again[i].signed_ulps) && same_bits(first[i].abs, again[i].abs);
     if (!same) fail("the first Case's outputs differ when run again after the sibling (both within tolerance)", twice);
     count(ctx, *v, true, twice);
+  }
+}
+
+// Two callers at once (run_at_once: two host threads, a stream each; on emu their launches take
+// turns, so one call's second launch runs after the other's first): the Case and another of its
+// shape with other values, both must pass. Launcher-owned static scratch, a `__device__` buffer
+// both calls use, a plan one call writes while the other reads it: one call takes the other's
+// data. A failure's reproduce line is the pair, which `kverify run ... --alongside` replays.
+void launched_at_once(const Context& ctx, const OpSpec& op) {
+  const DType d = *rc::gen::elementOf(dtypes_of(ctx));  // one per drawn Case: two runs each
+  const Case drawn = *case_of(op, d, {}, Placements::any, in_domain_values(op, d));
+  const Case drawn_other = *other_values_of(drawn, in_domain_values(op, d));
+  for (const Variant* v : variants_of(ctx, op)) {
+    Case c = drawn, other = drawn_other;
+    if (!pin(ctx, *v, c) || !pin(ctx, *v, other)) continue;
+    const auto [first, second] = run_at_once(c, other);
+    for (const Verdict* verdict : {&first, &second})
+      if (verdict->outcome == Outcome::skipped) RC_FAIL("not run: " + verdict->reason);
+    for (const Verdict* verdict : {&first, &second})
+      if (verdict->outcome != Outcome::pass) {
+        count(ctx, *v, false, *verdict);
+        RC_FAIL(std::string(verdict == &first ? "the Case" : "the other Case") +
+                " fails when the other call runs at the same time\n" + format(*verdict) +
+                "\n  reproduce (two calls at once): ./kverify run '" + c.to_text() + "' --alongside '" +
+                other.to_text() + "'");
+      }
+    count(ctx, *v, true, first);
   }
 }
 
@@ -194,6 +222,8 @@ constexpr OpProperty kGeneric[] = {
     {"schedule_independent", "emu: any thread order gives the same bits", &schedule_independent},
     {"state_between_cases", "a Case, a sibling of the same width, the Case again: each passes, same bits",
      &state_between_cases},
+    {"launched_at_once", "the Case and another of its shape, two host threads and streams at once: both pass",
+     &launched_at_once},
     {"rounding_unbiased", "f16/bf16 outputs' signed errors average near 0 (no truncating store)", &rounding_unbiased},
 };
 

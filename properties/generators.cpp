@@ -242,10 +242,19 @@ rc::Gen<Case> sibling_of(const Case& c, rc::Gen<ValueRecipe> values) {
     s.placement = {};
     Draw d{*c.op, CaseShape{}, Placements::any, values, s};
     draw_placements(d);
+    return *other_values_of(s, values);
+  });
+}
+
+rc::Gen<Case> other_values_of(const Case& c, rc::Gen<ValueRecipe> values) {
+  return rc::gen::exec([=] {
+    Case o = c;
+    Draw d{*c.op, CaseShape{}, Placements::any, values, o};
     draw_values(d);
     draw_seed(d);
     draw_schedule(d);
-    return s;
+    if (o.seed == c.seed) ++o.seed;
+    return o;
   });
 }
 

@@ -66,6 +66,10 @@ rc::Gen<Case> case_of(const OpSpec& op, DType dtype, CaseShape shape, Placements
 // what a cache keyed by that dimension alone mistakes for c.
 rc::Gen<Case> sibling_of(const Case& c, rc::Gen<ValueRecipe> values);
 
+// Another Case of c's shape and placements with its values, seed and schedule drawn anew (the seed
+// always another): what a second caller at the same time gives the same launcher.
+rc::Gen<Case> other_values_of(const Case& c, rc::Gen<ValueRecipe> values);
+
 }  // namespace kverify::properties
 
 namespace kverify {

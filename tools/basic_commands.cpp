@@ -7,6 +7,7 @@
 #include "kernels/registry.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/fault_report.hpp"
+#include "pipeline/run_at_once.hpp"
 #include "pipeline/run_case.hpp"
 #include "runtime/emu/detectors/race_detector.hpp"
 #include "tools/command.hpp"
@@ -40,17 +41,41 @@ int run_and_print(const Case& c) {
   return outcome_exit(v.outcome);
 }
 
+int worse(int worst, int code) { return code == kFail || (code == kNotRun && worst == kPass) ? code : worst; }
+
+// The Case and the --alongside one at the same time (run_at_once), each Verdict printed.
+int run_pair_and_print(const Case& c, const Case& alongside) {
+  report_faults_of(c.to_text(), alongside.to_text());
+  const auto verdicts = [&] {
+    const ProgressWatch progress("kverify run", &case_progress);
+    return run_at_once(c, alongside);
+  }();
+  int worst = kPass;
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    std::printf("[%zu of 2 at once] %s\n%s\n", i + 1, (i == 0 ? c : alongside).to_text().c_str(),
+                format(verdicts[i]).c_str());
+    worst = worse(worst, outcome_exit(verdicts[i].outcome));
+  }
+  return worst;
+}
+
 int run_one(const ParsedOptions& o) {
   std::string line;
   for (const auto& a : o.operands) line += (line.empty() ? "" : " ") + a;
   // Every Case parsed before any runs: a bad --then line is bad input, not a failure after a pass.
   std::vector<Case> sequence{parse_case(line)};
   for (const auto& then : o.all("--then")) sequence.push_back(parse_case(then));
+  if (o.has("--alongside")) {
+    if (sequence.size() > 1)
+      throw InputError(
+          "--alongside and --then together (accepted: one of them: --then runs Cases one after "
+          "another, --alongside two at once)");
+    return run_pair_and_print(sequence[0], parse_case(*o.get("--alongside")));
+  }
   int worst = kPass;
   for (std::size_t i = 0; i < sequence.size(); ++i) {
     if (sequence.size() > 1) std::printf("[%zu/%zu] %s\n", i + 1, sequence.size(), sequence[i].to_text().c_str());
-    const int code = run_and_print(sequence[i]);
-    if (code == kFail || (code == kNotRun && worst == kPass)) worst = code;
+    worst = worse(worst, run_and_print(sequence[i]));
   }
   return worst;
 }
@@ -179,6 +204,10 @@ constexpr Option kRunOptions[] = {
      "then this Case, in the same process (repeatable, in order): a failure that needs the Cases\n"
      "run before it (state a kernel or launcher keeps between calls) reproduces this way",
      "", "", 0, 0, nullptr, true},
+    {"--alongside", "'<case line>'", ValueKind::text,
+     "this Case at the same time as the first, each on a host thread and stream of its own (on emu\n"
+     "their launches take turns): a failure that needs two calls at once (state a launcher shares\n"
+     "between calls) reproduces this way"},
     kStrict,
     kNoRaceDetector};
 
@@ -201,7 +230,7 @@ const Command kRunCommand{
     "`kverify help case`; the tolerance tiers: `kverify help tolerance`.\n",
     kRunOptions,
     "0 pass (an accuracy note too, unless --strict), 1 the kernel failed, 2 bad input, 3 not run here (e.g.\n"
-    "backend=cuda without a GPU); with --then, the worst of the Cases",
+    "backend=cuda without a GPU); with --then or --alongside, the worst of the Cases",
     &run_one};
 
 const Command kListCommand{"list",

@@ -79,7 +79,7 @@ verdicts() {  # verdicts CODE WANT -- ARGS...: the first word of each Case's Ver
   local code="$1" want="$2"; shift 3
   local out rc got
   out="$("$k" "$@" 2>&1)"; rc=$?
-  got="$(awk '/^\[[0-9]+\/[0-9]+\] /{getline; printf "%s ", $1}' <<<"$out")"
+  got="$(awk '/^\[([0-9]+\/[0-9]+|[0-9] of 2 at once)\] /{getline; printf "%s ", $1}' <<<"$out")"
   if [[ $rc -ne $code || "$got" != "$want " ]]; then echo "FAIL: kverify $* exited $rc (expected $code), Verdicts '$got' (expected '$want')"; echo "$out"; fail=1; return; fi
   echo "ok: kverify $* -> $rc, $want"
 }
@@ -88,6 +88,20 @@ expect 0 "^PASS  row_sum/mutant_plan_cached_by_width f32 20x1" -- run "$m shape=
 verdicts 0 "PASS PASS" -- run 'op=row_sum dtype=f32 shape=5x1 backend=emu' --then 'op=row_sum dtype=f32 shape=20x1 backend=emu'
 out="$("$k" run 'op=row_sum shape=5x1 backend=emu' --then 'op=nosuch' 2>&1)"; rc=$?
 if [[ $rc -ne 2 ]] || grep -q "^\[1/2\]" <<<"$out"; then echo "FAIL: a bad --then line exited $rc or ran the first Case: $out"; fail=1; else echo "ok: a bad --then line -> 2, nothing run"; fi
+# run --alongside: two Cases at once (on emu their launches take turns): scratch a launcher keeps
+# in a static buffer is shared by the two calls and fails one, though each passes alone; a
+# launcher with the pipeline's scratch passes both; with --then it is bad input.
+s='op=row_sum variant=mutant_static_scratch dtype=f32 shape=40x77 backend=emu'
+verdicts 1 "FAIL PASS" -- run "$s" --alongside "$s seed=5"
+expect 0 "^PASS  row_sum/mutant_static_scratch f32 40x77" -- run "$s"
+verdicts 0 "PASS PASS" -- run 'op=row_sum variant=split_row dtype=f32 shape=40x77 backend=emu' --alongside 'op=row_sum variant=split_row dtype=f32 shape=40x77 seed=5 backend=emu'
+expect 2 "--alongside and --then together" -- run "$s" --then "$s" --alongside "$s"
+out="$("$k" check --backend emu --op row_sum --variant mutant_static_scratch --property row_sum.launched_at_once --properties-only --budget 5 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || ! grep -qE "reproduce \(two calls at once\): ./kverify run '[^']*' --alongside '[^']*'" <<<"$out" || grep -q "PASSES when run by itself" <<<"$out"; then
+  echo "FAIL: launched_at_once on mutant_static_scratch exited $rc or lacks the pair as its reproduce line: $out"; fail=1
+else
+  echo "ok: launched_at_once fails a launcher's static scratch (exit 1), the pair its reproduce line"
+fi
 # state_between_cases: a plan cached per width fails it with the sequence as its reproduce line;
 # check's alone-rerun finds the earlier Case it fails after; a failure that reproduces alone gets
 # neither line.

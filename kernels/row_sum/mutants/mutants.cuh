@@ -23,6 +23,8 @@
 // mutant_plan_cached_by_width keeps the first call's grid per row width: it passes alone, fails
 // after a Case of the same width and fewer rows (state_between_cases, and check's "alone" rerun
 // gives the sequence).
+// mutant_static_scratch keeps its scratch in a static buffer: it passes one call at a time and
+// fails when two calls run at once (launched_at_once).
 // mutant_packed_rows_grid launches a grid for half the rows from 33 narrow rows on: no property
 // draw reached that (at most 9 rows) before the long draws (up to 257 rows of at most 3 columns).
 // mutant_int32_offsets computes element offsets in int: the far layouts (rows 2^31 elements apart on
@@ -73,6 +75,24 @@ __global__ void row_sum_warp_rows(RowSumArgs<T> a) {
   for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
   sum = warp_reduce(sum, SumOp{});
   if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+}
+
+// A row's sum into f32 scratch, a warp per row, and the scratch stored in the output's dtype: the
+// two passes of the launcher static_scratch.
+template <typename T>
+__global__ void row_sum_rows_into(RowSumArgs<T> a, float* sums) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= a.rows) return;
+  const unsigned lane = threadIdx.x % 32;
+  float sum = 0.0f;
+  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  sum = warp_reduce(sum, SumOp{});
+  if (lane == 0) sums[row] = sum;
+}
+template <typename T>
+__global__ void row_sum_store_sums(RowSumArgs<T> a, const float* sums) {
+  const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row < a.rows) a.y[row * a.y_row_stride] = kv::from_f32<T>(sums[row]);
 }
 
 // row_sum that never writes its last row (an output tail never written).
@@ -454,6 +474,28 @@ void plan_cached_by_width(const LaunchRequest& r) {
     const dim3 grid = grids.try_emplace(a.cols, warp_per_row_grid(a.rows)).first->second;
     mutants::row_sum_warp_rows<T><<<grid, dim3(256), 0, launch_stream(r)>>>(a);
     check_launch("mutants::row_sum_warp_rows<T>");
+  });
+}
+
+// The sums go through scratch the launcher allocates once and keeps (grown when a Case needs more):
+// right for one call at a time; two calls at once on two streams share it, and one call's second
+// pass stores the other's sums.
+void static_scratch(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = row_sum_args<T>(r);
+    static float* sums = nullptr;  // BUG: one buffer for every caller, whatever its stream
+    static long long capacity = 0;
+    if (capacity < a.rows) {
+      if (sums) cudaFree(sums);
+      if (cudaMalloc(&sums, static_cast<std::size_t>(a.rows) * sizeof(float)) != cudaSuccess)
+        throw std::runtime_error("static_scratch: cudaMalloc of the scratch failed");
+      capacity = a.rows;
+    }
+    mutants::row_sum_rows_into<T><<<warp_per_row_grid(a.rows), dim3(256), 0, launch_stream(r)>>>(a, sums);
+    check_launch("mutants::row_sum_rows_into<T>");
+    mutants::row_sum_store_sums<T>
+        <<<dim3(static_cast<unsigned>((a.rows + 255) / 256)), dim3(256), 0, launch_stream(r)>>>(a, sums);
+    check_launch("mutants::row_sum_store_sums<T>");
   });
 }
 

@@ -329,6 +329,7 @@ template <typename... Params, typename... Args>
 void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                    cudaStream_t stream, Args&&... args) {
   api::note_stream_of_launch(stream);  // every launch is synchronous on emu, and a Case says so
+  const api::StreamWork work;          // where host threads take turns, this thread's turn first
   if (!api::admit_launch(reinterpret_cast<const void*>(kernel), grid, block, dynamic_shared_bytes)) return;
   api::note_launch(
       launch(grid, block, dynamic_shared_bytes, current_launch_options(), kernel, std::forward<Args>(args)...));

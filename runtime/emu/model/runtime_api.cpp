@@ -707,6 +707,7 @@ cudaError_t cudaFree(void* ptr) {
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  const kverify::emu::api::StreamWork work;
   if (!valid_kind(kind)) return record(cudaErrorInvalidMemcpyDirection);
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return record(cudaErrorInvalidValue);
@@ -726,10 +727,12 @@ cudaError_t memset_bytes(void* ptr, int value, size_t count) {
 }
 }  // namespace
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  const kverify::emu::api::StreamWork work;
   note_work_on(nullptr, "cudaMemset (the legacy default stream)");
   return memset_bytes(ptr, value, count);
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
+  const kverify::emu::api::StreamWork work;
   note_work_on(stream, "cudaMemsetAsync on stream 0");
   return memset_bytes(ptr, value, count);
 }

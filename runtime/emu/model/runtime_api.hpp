@@ -455,6 +455,16 @@ void note_launch(const LaunchStats& stats);
 // Counts a launch on a stream other than the default one, and one on the default stream while a
 // CallerStream lives (streams.hpp).
 void note_stream_of_launch(cudaStream_t stream);
+// A piece of stream work on this thread (a launch, a copy, a memset): where host threads take turns
+// at theirs (taking_turns.hpp), it waits for this thread's turn first.
+void before_stream_work();
+void after_stream_work();
+struct StreamWork {
+  StreamWork() { before_stream_work(); }
+  ~StreamWork() { after_stream_work(); }
+  StreamWork(const StreamWork&) = delete;
+  StreamWork& operator=(const StreamWork&) = delete;
+};
 
 // The check a real launch makes before it runs: cudaSuccess, or the error CUDA returns for this
 // configuration of `func` (with the reason in *why).

@@ -3,14 +3,18 @@
 // occupancy, device queries with the H200's values, memory and streams, ScheduleScope.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include "runtime/emu/model/taking_turns.hpp"
 #include "runtime/emu/tests/cuda_oracle.hpp"
 
 namespace {
@@ -381,3 +385,67 @@ TEST(EmuRuntimeApi, RunTimeErrorsThrowTheSchedulersMessageAndLeaveNoStickyError)
 }
 
 }  // namespace
+
+// --- host threads taking turns at their stream work -----------------------------------------------
+
+namespace turns {
+
+__global__ void append(int* log, int* n, int who) { log[(*n)++] = who; }
+
+// Each thread launches `launches` kernels that append its index to one log.
+std::vector<int> log_of_two_callers(kverify::emu::TakingTurns& table, int launches) {
+  std::vector<int> log(64, -1);
+  int n = 0;
+  const auto caller = [&](int who) {
+    kverify::emu::TakingTurns::Seat seat(table, who);
+    for (int i = 0; i < launches; ++i) launch_kernel(append, dim3(1), dim3(1), 0, nullptr, log.data(), &n, who);
+  };
+  std::thread one(caller, 0), other(caller, 1);
+  one.join();
+  other.join();
+  log.resize(static_cast<std::size_t>(n));
+  return log;
+}
+
+}  // namespace turns
+
+TEST(EmuTakingTurns, OneLaunchATurnAlternatingInTheSameOrderEveryRun) {
+  for (int round = 0; round < 20; ++round) {
+    kverify::emu::TakingTurns table(2);
+    const std::vector<int> log = turns::log_of_two_callers(table, 3);
+    ASSERT_EQ(log, (std::vector<int>{0, 1, 0, 1, 0, 1})) << "round " << round;
+    EXPECT_EQ(table.order(), log);
+    EXPECT_FALSE(table.given_up());
+  }
+  // Without a table, one thread's launches are not held back for the other's (the control).
+  std::vector<int> log(64, -1);
+  int n = 0;
+  std::thread solo([&] {
+    for (int i = 0; i < 3; ++i) launch_kernel(turns::append, dim3(1), dim3(1), 0, nullptr, log.data(), &n, 7);
+  });
+  solo.join();
+  EXPECT_EQ(n, 3);
+}
+
+TEST(EmuTakingTurns, AThreadWaitingInItsLauncherForTheOthersLockGivesTurnsUp) {
+  // Thread 0 holds a lock across its two launches (a launcher that serialises its callers) and
+  // parks at the second; thread 1, in its launcher, waits for that lock: without giving turns up
+  // neither could go on.
+  kverify::emu::TakingTurns table(2);
+  std::mutex serialised;
+  std::vector<int> log(8, -1);
+  int n = 0;
+  const auto launcher = [&](int who) {
+    kverify::emu::TakingTurns::Seat seat(table, who);
+    const kverify::emu::LauncherCall call;
+    std::lock_guard hold(serialised);
+    for (int i = 0; i < 2; ++i) launch_kernel(turns::append, dim3(1), dim3(1), 0, nullptr, log.data(), &n, who);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::thread one(launcher, 0), other(launcher, 1);
+  one.join();
+  other.join();
+  EXPECT_TRUE(table.given_up());
+  EXPECT_EQ(n, 4);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}

@@ -26,9 +26,11 @@ cd "$work"  # kverify check writes kverify-check.json into the working folder
 step() { echo "== $*" >&2; }
 
 step "the project's own ctest runs kverify's catalogue on my_kernel"
+# Its entry for the kernel the project was made for; the entries of its ops' kernels check what
+# ops:your_op checks (each op's catalogue on this project's CLI) at four times the cost.
 rc=0
-(cd "$work" && ctest --test-dir "$build" --output-on-failure --output-junit ctest-junit.xml) >"$work/ctest.txt" 2>&1 ||
-  rc=$?
+(cd "$work" && ctest --test-dir "$build" -R '^kverify:my_kernel:emu$' --output-on-failure --output-junit ctest-junit.xml) \
+  >"$work/ctest.txt" 2>&1 || rc=$?
 tail -5 "$work/ctest.txt"
 grep -qE 'kverify:my_kernel:emu .*Passed' "$work/ctest.txt" && grep -q '100% tests passed' "$work/ctest.txt" &&
   [[ $rc -eq 0 ]] || { cat "$work/ctest.txt"; echo "FAIL: the new project's ctest (exit $rc)"; exit 1; }

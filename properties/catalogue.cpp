@@ -60,18 +60,28 @@ void schedule_independent(const Context& ctx, const OpSpec& op) {
   }
 }
 
+// A drawn Case and a companion drawn from it (sibling_of, other_values_of), in one dtype per draw
+// (each pair is several runs), pinned to each variant in turn: body(variant, case, companion).
+template <typename Body>
+void for_each_pinned_pair(const Context& ctx, const OpSpec& op,
+                          rc::Gen<Case> (*companion_of)(const Case&, rc::Gen<ValueRecipe>), Body body) {
+  const DType d = *rc::gen::elementOf(dtypes_of(ctx));
+  const Case drawn = *case_of(op, d, {}, Placements::any, in_domain_values(op, d));
+  const Case drawn_companion = *companion_of(drawn, in_domain_values(op, d));
+  for (const Variant* v : variants_of(ctx, op)) {
+    Case c = drawn, companion = drawn_companion;
+    if (pin(ctx, *v, c) && pin(ctx, *v, companion)) body(*v, c, companion);
+  }
+}
+
 // State kept between calls (a plan or buffer the launcher caches, a __device__ variable, a static
 // set on the first call): a Case, then a sibling (the same width, more rows, other values: what a
 // cache keyed by the width alone takes for the first), then the first again, in this process. Each
 // must pass, and the first's two runs give the same bits. A failure's reproduce line is the
 // sequence, which `kverify run ... --then` replays in one process.
 void state_between_cases(const Context& ctx, const OpSpec& op) {
-  const DType d = *rc::gen::elementOf(dtypes_of(ctx));  // one per drawn Case: three runs each
-  const Case drawn = *case_of(op, d, {}, Placements::any, in_domain_values(op, d));
-  const Case drawn_sibling = *sibling_of(drawn, in_domain_values(op, d));
-  for (const Variant* v : variants_of(ctx, op)) {
-    Case c = drawn, sibling = drawn_sibling;
-    if (!pin(ctx, *v, c) || !pin(ctx, *v, sibling)) continue;
+  for_each_pinned_pair(ctx, op, &sibling_of, [&](const Variant& variant, const Case& c, const Case& sibling) {
+    const Variant* v = &variant;
     const std::string sequence =
         "'" + c.to_text() + "' --then '" + sibling.to_text() + "' --then '" + c.to_text() + "'";
     const auto fail = [&](const std::string& what, const Verdict& verdict) {
@@ -91,7 +101,7 @@ void state_between_cases(const Context& ctx, const OpSpec& op) {
       same = same_bits(first[i].signed_ulps, again[i].signed_ulps) && same_bits(first[i].abs, again[i].abs);
     if (!same) fail("the first Case's outputs differ when run again after the sibling (both within tolerance)", twice);
     count(ctx, *v, true, twice);
-  }
+  });
 }
 
 // Two callers at once (run_at_once: two host threads, a stream each; on emu their launches take
@@ -100,25 +110,20 @@ void state_between_cases(const Context& ctx, const OpSpec& op) {
 // both calls use, a plan one call writes while the other reads it: one call takes the other's
 // data. A failure's reproduce line is the pair, which `kverify run ... --alongside` replays.
 void launched_at_once(const Context& ctx, const OpSpec& op) {
-  const DType d = *rc::gen::elementOf(dtypes_of(ctx));  // one per drawn Case: two runs each
-  const Case drawn = *case_of(op, d, {}, Placements::any, in_domain_values(op, d));
-  const Case drawn_other = *other_values_of(drawn, in_domain_values(op, d));
-  for (const Variant* v : variants_of(ctx, op)) {
-    Case c = drawn, other = drawn_other;
-    if (!pin(ctx, *v, c) || !pin(ctx, *v, other)) continue;
+  for_each_pinned_pair(ctx, op, &other_values_of, [&](const Variant& v, const Case& c, const Case& other) {
     const auto [first, second] = run_at_once(c, other);
     for (const Verdict* verdict : {&first, &second})
       if (verdict->outcome == Outcome::skipped) RC_FAIL("not run: " + verdict->reason);
     for (const Verdict* verdict : {&first, &second})
       if (verdict->outcome != Outcome::pass) {
-        count(ctx, *v, false, *verdict);
+        count(ctx, v, false, *verdict);
         RC_FAIL(std::string(verdict == &first ? "the Case" : "the other Case") +
                 " fails when the other call runs at the same time\n" + format(*verdict) +
                 "\n  reproduce (two calls at once): ./kverify run '" + c.to_text() + "' --alongside '" +
                 other.to_text() + "'");
       }
-    count(ctx, *v, true, first);
-  }
+    count(ctx, v, true, first);
+  });
 }
 
 // Rounding bias. An output stored in f16 or bf16 by rounding to nearest has errors of either sign:

@@ -66,28 +66,34 @@ __global__ void row_sum_drop_tail(RowSumArgs<T> a) {
 
 // row_sum, a warp per row, right; its launcher default_stream launches it without the stream it
 // was given.
+// A warp's row (row_of_warp: -1 past the last row) and its sum in f32, every lane holding it.
+__device__ inline long long row_of_warp(long long rows) {
+  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  return row < rows ? row : -1;
+}
+template <typename T>
+__device__ float warp_row_sum(const RowSumArgs<T>& a, long long row) {
+  float sum = 0.0f;
+  for (long long c = threadIdx.x % 32; c < a.cols; c += 32)
+    sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
+  return warp_reduce(sum, SumOp{});
+}
 template <typename T>
 __global__ void row_sum_warp_rows(RowSumArgs<T> a) {
-  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
-  if (row >= a.rows) return;
-  const unsigned lane = threadIdx.x % 32;
-  float sum = 0.0f;
-  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
-  sum = warp_reduce(sum, SumOp{});
-  if (lane == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
+  const long long row = row_of_warp(a.rows);
+  if (row < 0) return;
+  const float sum = warp_row_sum(a, row);
+  if (threadIdx.x % 32 == 0) a.y[row * a.y_row_stride] = kv::from_f32<T>(sum);
 }
 
 // A row's sum into f32 scratch, a warp per row, and the scratch stored in the output's dtype: the
 // two passes of the launcher static_scratch.
 template <typename T>
 __global__ void row_sum_rows_into(RowSumArgs<T> a, float* sums) {
-  const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
-  if (row >= a.rows) return;
-  const unsigned lane = threadIdx.x % 32;
-  float sum = 0.0f;
-  for (long long c = lane; c < a.cols; c += 32) sum += kv::to_f32(a.x[row * a.x_row_stride + c * a.x_col_stride]);
-  sum = warp_reduce(sum, SumOp{});
-  if (lane == 0) sums[row] = sum;
+  const long long row = row_of_warp(a.rows);
+  if (row < 0) return;
+  const float sum = warp_row_sum(a, row);
+  if (threadIdx.x % 32 == 0) sums[row] = sum;
 }
 template <typename T>
 __global__ void row_sum_store_sums(RowSumArgs<T> a, const float* sums) {

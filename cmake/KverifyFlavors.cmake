@@ -85,6 +85,40 @@ function(kv_executable name)
   endforeach()
 endfunction()
 
+# kv_gtest_from_fuzz_tree(NAME): the suite NAME (a kv_gtest of the calling folder) under ASan+UBSan,
+# as the fuzz tree (KVERIFY_FUZZ_TREE) builds it. That tree already compiles core, the kernels and
+# the pipeline with ASan+UBSan for its targets; an asan flavor of a suite that links them compiled
+# them a third time here (a sixth of CI's build). The fuzz tree builds such suites with its target
+# kverify_fuzz_tree_suites (./kverify test does, before ctest); build/'s ctest lists their cases as
+# asan:<case>, or, while the binary is missing, one skipped entry that says how to build it.
+function(kv_gtest_from_fuzz_tree name)
+  if(KVERIFY_FUZZ)
+    if(NOT TARGET kverify_fuzz_tree_suites)
+      add_custom_target(kverify_fuzz_tree_suites)
+    endif()
+    add_dependencies(kverify_fuzz_tree_suites ${name})
+    return()
+  endif()
+  if(NOT KVERIFY_SANITIZER_FLAVORS)
+    return()
+  endif()
+  file(RELATIVE_PATH folder ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+  set(binary "${KVERIFY_FUZZ_TREE}/${folder}/${name}")
+  add_executable(${name}_asan IMPORTED)
+  set_target_properties(${name}_asan PROPERTIES IMPORTED_LOCATION "${binary}")
+  gtest_discover_tests(${name}_asan DISCOVERY_MODE PRE_TEST TEST_PREFIX "asan:" PROPERTIES LABELS asan)
+  # gtest_discover_tests adds a failing ${name}_asan_NOT_BUILT entry for a missing binary: a test
+  # that never ran is reported as skipped, with the reason, instead.
+  set(not_built ${CMAKE_CURRENT_BINARY_DIR}/${name}_asan_not_built.cmake)
+  file(WRITE ${not_built} "if(NOT EXISTS [==[${binary}]==])
+  set_tests_properties(${name}_asan_NOT_BUILT PROPERTIES DISABLED TRUE)
+  add_test(asan:${name} /bin/sh -c [==[echo '${binary} is not built: ./kverify test builds the fuzz tree and its suites (cmake --build ${KVERIFY_FUZZ_TREE} --target kverify_fuzz_tree_suites)'; exit 3]==])
+  set_tests_properties(asan:${name} PROPERTIES SKIP_RETURN_CODE 3 LABELS asan)
+endif()
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${not_built})
+endfunction()
+
 # Under `./kverify test --gpus` (ctest --resource-spec-file, tools/gpu_resource_spec.sh) a test of a
 # build with CUDA takes one slot of one GPU, and runtime/cuda/device.cpp pins the test's process
 # there (CUDA_VISIBLE_DEVICES); without a resource spec ctest ignores the property.
@@ -108,9 +142,18 @@ function(kv_gtest name)
     set(KV_FLAVORS plain)
   endif()
   kv_executable(${name} SOURCES ${KV_SOURCES} DEPS ${KV_DEPS} GTest::gtest GTest::gtest_main FLAVORS ${KV_FLAVORS})
+  # A suite's own files at -O1, after the build type's flags: what they test is the libraries'
+  # code, compiled as the CLI has it; their own code compiles 28 % faster than at -O2.
+  foreach(flavor IN LISTS KV_FLAVORS)
+    _kv_flavor_name(target ${name} ${flavor})
+    if(TARGET ${target})
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1>)
+    endif()
+  endforeach()
   if(KVERIFY_FUZZ)
     # The fuzz tree (build-fuzz/) builds the libraries and fuzz/: a suite is defined (its folder's
-    # CMakeLists may refine it) but neither built by default nor registered; the suites are build/'s.
+    # CMakeLists may refine it) but not built by default nor registered there; build/'s ctest runs
+    # those named by kv_gtest_from_fuzz_tree.
     set_target_properties(${name} PROPERTIES EXCLUDE_FROM_ALL ON)
     return()
   endif()

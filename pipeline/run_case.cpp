@@ -241,6 +241,23 @@ std::string case_progress() {
                                 seconds_in_step());
 }
 
+namespace {
+// A Case not run here, with the reason: never a pass or a fail.
+Verdict skipped(const Case& c, std::string reason) {
+  Verdict verdict;
+  verdict.outcome = Outcome::skipped;
+  verdict.reproduce = c.to_text();
+  verdict.subject = subject_of(c);
+  verdict.reason = std::move(reason);
+  return verdict;
+}
+std::optional<std::string> backend_missing(const Case& c) {
+  std::string why;
+  if (backend_available(c.backend, &why)) return std::nullopt;
+  return "backend " + std::string(name(c.backend)) + " is not available here: " + why;
+}
+}  // namespace
+
 Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
   Case c = input;
   c.backend = resolve_backend(input.backend);
@@ -248,6 +265,9 @@ Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
     throw InputError("bad Case token 'schedule=" + std::to_string(c.schedule) +
                      "': backend auto is cuda on this machine, and a thread order is emu's to choose "
                      "(accepted: schedule with backend=emu)");
+  // Before a variant is chosen: in a build without CUDA no variant has a cuda launcher, and the
+  // same line runs where there is one.
+  if (auto why = backend_missing(c)) return skipped(c, *why);
 
   const Variant* variant = nullptr;
   if (c.variant == "auto") {
@@ -265,14 +285,7 @@ Verdict run_case(const Case& input, std::vector<ElementError>* elements) {
     }
     // Not this variant's Case: on this backend (the same line runs on the other), or outside what
     // it takes (its limits, its declared domain). SKIPPED with the reason, never a pass or a fail.
-    if (auto why = unsupported(*variant, c, c.backend)) {
-      Verdict verdict;
-      verdict.outcome = Outcome::skipped;
-      verdict.reproduce = c.to_text();
-      verdict.subject = subject_of(c);
-      verdict.reason = *why;
-      return verdict;
-    }
+    if (auto why = unsupported(*variant, c, c.backend)) return skipped(c, *why);
   }
   c.variant = std::string(variant->name);
   return run_case_with(c, *variant, elements);
@@ -290,9 +303,9 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     return v;
   };
 
-  if (std::string why; !backend_available(c.backend, &why)) {
+  if (auto why = backend_missing(c)) {
     verdict.outcome = Outcome::skipped;
-    verdict.reason = "backend " + std::string(name(c.backend)) + " is not available here: " + why;
+    verdict.reason = *why;
     return finish(verdict);
   }
   if (const auto refusal = memory_refusal(full_check_need(c), c.backend)) {

@@ -75,6 +75,10 @@ TEST(RunCase, CudaWithoutAGpuIsSkippedWithTheReason) {
   EXPECT_EQ(v.outcome, Outcome::skipped);
   EXPECT_NE(v.reason.find("not available"), std::string::npos) << v.reason;
   EXPECT_EQ(v.stats.checked, 0) << "a skip checks nothing and says so";
+  // Also in a build without CUDA (the fuzz tree's, the emu-only package's): the same line runs
+  // where there is a GPU, so it is not bad input, whether the variant is chosen or named.
+  const auto named = run_case(parse_case("op=softmax shape=3x10 variant=block_per_row backend=cuda"));
+  EXPECT_EQ(named.outcome, Outcome::skipped) << named.reason;
 }
 
 // --- planted bugs (kernels/softmax/mutants): each guard must fire --------------------------------

@@ -249,6 +249,10 @@ struct BlockRun {
   std::size_t ready_first = 0, ready_count = 0;
   int live = 0;
   int running = -1;
+  // Who made the jump that lands next (-1: the scheduler), so that the lander stores the context
+  // it came from where it belongs: a fiber hands over to the next ready fiber directly, and the
+  // scheduler runs only when none is ready (or the block failed).
+  int jumped_from = -1;
   std::uint64_t idle_yields = 0;  // __nanosleep yields since a thread last did anything else
   ctx::fcontext_t scheduler_context = nullptr;
   std::optional<LaunchError> error;
@@ -285,45 +289,80 @@ struct BlockRun {
 
   // --- switching ------------------------------------------------------------------------------
 
-  // From the scheduler into fiber i; returns when it yields or finishes.
-  void resume(int i) {
+  // What fiber i needs before it runs, whoever switches to it.
+  void enter(int i) {
     Fiber& f = fibers[i];
     running = i;
+    f.started = true;
     threadIdx = uint3{f.state.thread_idx.x, f.state.thread_idx.y, f.state.thread_idx.z};
     race::run_thread(f.linear);
     ++*switches;
+  }
+
+  // The context the jump that just landed came from, kept by its owner.
+  void landed(ctx::fcontext_t from) {
+    if (jumped_from < 0)
+      scheduler_context = from;
+    else
+      fibers[jumped_from].context = from;
+  }
+
+  // From the scheduler into fiber i; returns when a fiber switches back to the scheduler: none is
+  // ready (the block ended, or deadlocked), or the block failed.
+  void resume(int i) {
+    enter(i);
+    jumped_from = -1;
 #if KV_EMU_ASAN
-    __sanitizer_start_switch_fiber(&scheduler_fake_stack, stack_pool().bottom(f.linear), kStackBytes);
+    __sanitizer_start_switch_fiber(&scheduler_fake_stack, stack_pool().bottom(fibers[i].linear), kStackBytes);
 #endif
 #if defined(KVERIFY_EMU_TSAN)
-    __tsan_switch_to_fiber(f.tsan_fiber, __tsan_switch_to_fiber_no_sync);
+    __tsan_switch_to_fiber(fibers[i].tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
-    const ctx::transfer_t back = ctx::jump_fcontext(f.context, this);
+    const ctx::transfer_t back = ctx::jump_fcontext(fibers[i].context, this);
 #if KV_EMU_ASAN
     __sanitizer_finish_switch_fiber(scheduler_fake_stack, nullptr, nullptr);
 #endif
-    fibers[i].context = back.fctx;
+    landed(back.fctx);
     running = -1;
   }
 
-  // From the running fiber back to the scheduler. `finished` ends the fiber for good.
+  // From the running fiber to the next ready one (the order the scheduler would pick, so a
+  // schedule is the same either way), or to the scheduler when none is ready or the block failed:
+  // one context switch per hand-over instead of two through the scheduler. `finished` ends the
+  // fiber for good.
   void yield_to_scheduler(bool finished) {
-    Fiber& f = self();
-    ++*switches;
+    const int me = running;
+    Fiber& f = fibers[me];
+    const int next = !error && !none_ready() ? pick_next() : -1;
+    if (next == me) return;  // a __nanosleep yield with no other thread ready: go on
 #if KV_EMU_ASAN
     stack_pool().note_depth(f.linear, static_cast<unsigned char*>(__builtin_frame_address(0)));
-    __sanitizer_start_switch_fiber(finished ? &stack_pool().fake_stack(f.linear) : &f.asan_fake_stack,
-                                   scheduler_stack_bottom, scheduler_stack_size);
+    void** const fake_stack = finished ? &stack_pool().fake_stack(f.linear) : &f.asan_fake_stack;
+    if (next >= 0)
+      __sanitizer_start_switch_fiber(fake_stack, stack_pool().bottom(fibers[next].linear), kStackBytes);
+    else
+      __sanitizer_start_switch_fiber(fake_stack, scheduler_stack_bottom, scheduler_stack_size);
 #endif
 #if defined(KVERIFY_EMU_TSAN)
-    __tsan_switch_to_fiber(scheduler_tsan_fiber, __tsan_switch_to_fiber_no_sync);
+    __tsan_switch_to_fiber(next >= 0 ? fibers[next].tsan_fiber : scheduler_tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
-    const ctx::transfer_t t = ctx::jump_fcontext(scheduler_context, nullptr);
-    // Resumed by the scheduler (never after `finished`).
-    scheduler_context = t.fctx;
+    ctx::fcontext_t to = scheduler_context;
+    if (next >= 0) {
+      enter(next);
+      to = fibers[next].context;
+    } else {
+      ++*switches;
+      running = -1;
+    }
+    jumped_from = me;
+    const ctx::transfer_t t = ctx::jump_fcontext(to, this);
+    // Resumed (never after `finished`), by the scheduler or by another fiber.
+    const bool from_scheduler = jumped_from < 0;
 #if KV_EMU_ASAN
-    __sanitizer_finish_switch_fiber(f.asan_fake_stack, &scheduler_stack_bottom, &scheduler_stack_size);
+    __sanitizer_finish_switch_fiber(f.asan_fake_stack, from_scheduler ? &scheduler_stack_bottom : nullptr,
+                                    from_scheduler ? &scheduler_stack_size : nullptr);
 #endif
+    landed(t.fctx);
     if (error) throw BlockAbandoned{};
   }
 
@@ -331,11 +370,13 @@ struct BlockRun {
   // reused fake stack, one more per fiber.
   __attribute__((no_sanitize_address)) static void fiber_entry(ctx::transfer_t t) {
     BlockRun& run = *static_cast<BlockRun*>(t.data);
-    run.scheduler_context = t.fctx;
 #if KV_EMU_ASAN
-    __sanitizer_finish_switch_fiber(stack_pool().fake_stack(run.self().linear), &run.scheduler_stack_bottom,
-                                    &run.scheduler_stack_size);
+    const bool from_scheduler = run.jumped_from < 0;
+    __sanitizer_finish_switch_fiber(stack_pool().fake_stack(run.self().linear),
+                                    from_scheduler ? &run.scheduler_stack_bottom : nullptr,
+                                    from_scheduler ? &run.scheduler_stack_size : nullptr);
 #endif
+    run.landed(t.fctx);
     Fiber& f = run.self();
     try {
       if (!run.error) run.thunk(run.thunk_context);
@@ -830,9 +871,7 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
           run.fail(LaunchError::Kind::deadlock, "block " + dim_text(block_idx) + ": " + run.deadlock_report());
         break;
       }
-      const int next = run.pick_next();
-      run.fibers[next].started = true;
-      run.resume(next);
+      run.resume(run.pick_next());
     }
     if (run.error) {
       // Unwind every fiber that is suspended mid-kernel, so its frames are released.

@@ -4,7 +4,9 @@
 // blocks of a grid run one after another on the calling OS thread, in an order the schedule seed
 // chooses (block_order: 0 = x fastest, then y, then z; any other seed a permutation of the grid, as
 // the GPU promises none). Within a block the fibers run until they reach a barrier or a warp
-// collective; the order in which ready fibers run is the schedule seed too (0 = thread order).
+// collective; the order in which ready fibers run is the schedule seed too (0 = thread order). A
+// fiber that waits hands over to the next ready fiber directly; the scheduler's own loop runs only
+// when none is ready (the block's end, a deadlock) or the block failed.
 // The scheduler detects a barrier reached from different call sites, warp collectives whose lanes
 // disagree or read a lane that did not take part, and deadlock (every live fiber waiting), and
 // reports each as an emu::LaunchError naming block, thread and site; the race detector
@@ -32,7 +34,7 @@ struct LaunchOptions {
 struct LaunchStats {
   std::uint64_t blocks = 0;
   std::uint64_t threads = 0;
-  std::uint64_t switches = 0;  // context switches into and out of thread fibers
+  std::uint64_t switches = 0;  // context switches into thread fibers and back to the scheduler
 };
 
 class LaunchError : public std::runtime_error {

@@ -21,9 +21,12 @@ count() { grep -o "$1" "$dom" | wc -l; }
 svgs=$(count '<svg[^>]*class="plot"') polylines=$(count '<polyline') points=$(count '<circle class="cell') \
   policy=$(count '<line class="policy"')
 echo "rendered DOM: $svgs plot svgs, $polylines polylines, $points points, $policy policy lines"
-# Every sweep (quick or full) covers 4 ops x 3 dtypes: 12 plots, each with its policy line and a series per variant.
+# Every sweep (quick or full) covers each of its ops in each dtype: a plot per op and dtype of its
+# report.json, each with its policy line and a series per variant.
+json="$1/report.json"
+ops=$(grep -o '"op": *"[a-z0-9_]*"' "$json" | sort -u | wc -l) dtypes=$(grep -o '"dtype": *"[a-z0-9]*"' "$json" | sort -u | wc -l)
 ok=1
-((svgs == 12)) || { echo "FAIL: expected 12 plot <svg> elements"; ok=0; }
+((ops > 0 && svgs == ops * dtypes)) || { echo "FAIL: expected $ops ops x $dtypes dtypes = $((ops * dtypes)) plot <svg> elements"; ok=0; }
 ((policy == svgs)) || { echo "FAIL: expected one policy line per plot"; ok=0; }
 ((polylines >= svgs && points >= polylines)) || { echo "FAIL: plots without plotted series/points"; ok=0; }
 grep -q '<title>kverify tolerance report' "$dom" || { echo "FAIL: the page title is missing"; ok=0; }

@@ -117,6 +117,31 @@ case "${1:-}" in
       return $ok
     }
     step user_op user_op
+    # One op alone, all of it (KVERIFY_OP, default rmsnorm, the newest): its catalogue and boundary
+    # Cases, its mutants, its cuda properties, compute-sanitizer on each production variant, and
+    # the bench of every variant (reports/h100/NOTES.md, "rmsnorm").
+    one_op() {
+      local op="${KVERIFY_OP:-rmsnorm}" ok=0 mutants=() v tool
+      for v in $("$k" list | awk -v op="$op" '$1 == op && $2 ~ /^mutant_/ {print $2}'); do mutants+=(--only "$op/$v"); done
+      "$k" check --backend cuda --op "$op" --budget 20 --json "$out/check-$op.json" | tail -2 || ok=1
+      "$k" mutants --backend cuda --fuzz-time 0 --out "$out/mutants-$op" "${mutants[@]}" | grep -E "killed|SURVIV" || ok=1
+      RC_PARAMS="seed=2026 max_success=10" build-gpu/properties/properties_tests --gtest_filter="cuda_$op.*" | tail -2 || ok=1
+      # KVERIFY_OP_CASES: the Cases (without op=) each variant runs under each tool; rmsnorm's default
+      # takes the vector path, the element-by-element one (padded rows) and a narrow row.
+      local cases="${KVERIFY_OP_CASES:-dtype=bf16 shape=7x5000;dtype=f32 shape=3x4097 x.strides=4100,1;dtype=f16 shape=9x1000}"
+      for v in $("$k" list | awk -v op="$op" '$1 == op && $2 !~ /^mutant_/ && / cuda / {print $2}'); do
+        while IFS= read -r c; do
+          for tool in memcheck racecheck synccheck initcheck; do
+            compute-sanitizer --tool "$tool" --error-exitcode 99 "$k" run "op=$op variant=$v $c backend=cuda" \
+              >"$out/sanitize.log" 2>&1 || ok=1
+            echo "$tool $v [$c]: $(grep -E '^(PASS|FAIL|SKIPPED)' "$out/sanitize.log" | head -1 | cut -c1-50) $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize.log" | tail -1)"
+          done
+        done < <(tr ';' '\n' <<<"$cases")
+      done
+      "$k" bench --op "$op" --variant all --json "$out/bench-$op.json" --md "$out/bench-$op.md" | tail -3 || ok=1
+      return $ok
+    }
+    step one_op one_op
     # The accuracy-note tier and the fast-math policies against the device's own tanhf, __expf,
     # __fdividef and flush-to-zero (built with KVERIFY_VARIANT_DIRS naming examples/your_terms).
     tiers() {

@@ -133,7 +133,13 @@ void print_tolerance_help() {
     const auto outputs = op->outputs();
     for (std::size_t k = 0; k < outputs.size(); ++k) {
       const auto derived = op->tolerance(c, static_cast<int>(k));
-      const std::string formula = derived->framework_formula();
+      std::string formula = derived->framework_formula();
+      if (formula.empty()) {  // a tier of the 16-bit outputs only (rmsnorm's double rounding)
+        Case sixteen = c;
+        sixteen.dtype = DType::bf16;
+        if (const std::string f = op->tolerance(sixteen, static_cast<int>(k))->framework_formula(); !f.empty())
+          formula = "f16/bf16: " + f;
+      }
       std::printf(
           "  %s %s\n    derived:    %s\n    framework:  %s\n    fast_math:  %s\n", std::string(op->name).c_str(),
           std::string(op->tensors[static_cast<std::size_t>(outputs[k])].name).c_str(), derived->describe().c_str(),

@@ -54,6 +54,19 @@ class RmsnormTolerance final : public Tolerance {
   // 3.1 ulps off where 1/sqrtf was 0.08 off, for a row of 1025 values near 1.
   double approximation_allowance(const Expected& e) const override { return 4 * kUnitRoundoffF32 * std::fabs(e.value); }
 
+  // The accuracy-note tier: LlamaRMSNorm (the eager baseline's formula) rounds x * rstd to the
+  // storage dtype before the product with w, so a 16-bit y is rounded twice: the first rounding's
+  // half ulp of h = x * rstd, times |w|, is at most one ulp of y (ulp(h) |w| <= 2 ulp(h w)). Such an
+  // element is within bound() + 1 ulp(y); an f32 y has no extra rounding (the products are f32).
+  double framework_bound(const Expected& e) const override {
+    return bound(e) + (output_ == kY && out_ != DType::f32 ? ulp(out_, std::fabs(e.value)) : 0.0);
+  }
+  std::string framework_formula() const override {
+    if (output_ != kY || out_ == DType::f32) return "";
+    return "LlamaRMSNorm (transformers' modeling_llama.py): x * rstd rounded to the storage dtype, then times w in it: "
+           "the derived bound + 1 ulp(y)";
+  }
+
   std::string describe() const override {
     std::ostringstream s;
     s << "rmsnorm " << (output_ == kY ? "y" : "rstd") << " " << name(out_) << ": |err| <= ((n+3)/2 + "

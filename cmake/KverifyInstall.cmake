@@ -118,7 +118,7 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS ninja-build)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)  # seconds, where xz takes minutes for the archives
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "checks CUDA kernels against float64 and MPFR references, on the GPU or on the CPU (emu)")
 if(KVERIFY_HAVE_CUDA)
-  set(_kv_backends "emu and cuda: its libraries link the CUDA runtime and cuBLASLt of the CUDA toolkit ${CUDAToolkit_VERSION}, which a project using it needs where find_package(CUDAToolkit) finds it (NVIDIA's toolkit: not a Debian package); ./kverify package makes the emu-only package")
+  set(_kv_backends "emu and cuda: its libraries link the CUDA runtime of the CUDA toolkit ${CUDAToolkit_VERSION} (and its bench opens cuBLASLt), which a project using it needs where find_package(CUDAToolkit) finds it (NVIDIA's toolkit: not a Debian package); ./kverify package makes the emu-only package")
 else()
   set(_kv_backends "emu only: no CUDA toolkit needed")
 endif()

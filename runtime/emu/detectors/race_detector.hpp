@@ -45,6 +45,17 @@ namespace kverify::emu::race {
 // On unless KVERIFY_EMU_RACE_DETECTOR is "off" or "0" (read once); set_enabled overrides it.
 bool enabled();
 void set_enabled(bool on);
+// The detector off for a scope, then as it was: for runs whose findings nobody reads.
+class Disabled {
+ public:
+  Disabled() : was_on_(enabled()) { set_enabled(false); }
+  ~Disabled() { set_enabled(was_on_); }
+  Disabled(const Disabled&) = delete;
+  Disabled& operator=(const Disabled&) = delete;
+
+ private:
+  bool was_on_;
+};
 // Whether the kernels of this program were compiled with the instrumentation (a kernel TU
 // compiled without it records nothing, and the detector is blind to it).
 bool instrumented();

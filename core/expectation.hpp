@@ -14,9 +14,10 @@ struct Expected {
   // How badly conditioned this element is, in the op's own terms (softmax: |x - max|), for the
   // tolerance policy. 0 when not applicable.
   double condition = 0;
-  // The magnitude of the input this element comes from, for a policy whose absolute term scales
-  // with it (gelu_tanh's framework formula 0.5 x (1 + tanhf(u)) carries tanhf's absolute error
-  // times 0.5 |x|). 0 where no policy reads it.
+  // The magnitude of the term of this element that a policy's allowance scales with (gelu_tanh:
+  // its input |x|, as its framework formula 0.5 x (1 + tanhf(u)) carries tanhf's absolute error
+  // times 0.5 |x|; layernorm: its normalised term |(x - mean) rstd w|, which carries rsqrtf's
+  // error). 0 where no policy reads it.
   float input_magnitude = 0;
 };
 

@@ -1,8 +1,7 @@
 // The rmsnorm launchers, written once: rmsnorm_emu.cpp and rmsnorm_cuda.cu compile them, each
 // defining KV_BACKEND (emu or cuda) first.
-#include <algorithm>
-
 #include "kernels/common/backend_launch.hpp"
+#include "kernels/common/row_plans.hpp"
 #include "kernels/rmsnorm/rmsnorm_kernels.cuh"
 
 namespace kverify::kernels::rmsnorm {
@@ -27,8 +26,6 @@ RmsnormArgs<T> rmsnorm_args(const LaunchRequest& r) {
           static_cast<float>(r.params[0])};
 }
 
-inline constexpr long long kWarpRowsPerBlock = 8;
-
 // block_vec's vector path: x and y rows of unit stride starting on 16-byte boundaries, w dense
 // and aligned too (its one stride is the layout's row stride).
 inline bool rmsnorm_vector_path(const LaunchRequest& r) {
@@ -38,26 +35,6 @@ inline bool rmsnorm_vector_path(const LaunchRequest& r) {
   return vector_rows_ok(x.layout, reinterpret_cast<std::uintptr_t>(x.data), bytes) &&
          vector_rows_ok(y.layout, reinterpret_cast<std::uintptr_t>(y.data), bytes) && w_dense &&
          reinterpret_cast<std::uintptr_t>(w.data) % kVectorBytes == 0;
-}
-
-// block_vec's plan: P = 1 vector per thread while a row's vectors fit 1024 threads, else P = 4;
-// whole warps. A row past 4096 vectors does not fit registers (block_per_row takes it).
-struct BlockVecPlan {
-  int vectors_per_thread;
-  unsigned threads;
-};
-inline BlockVecPlan block_vec_plan(long long cols, int lanes) {
-  const long long vectors = (cols + lanes - 1) / lanes;
-  const int per_thread = vectors <= 1024 ? 1 : 4;
-  const long long threads = ((vectors + per_thread - 1) / per_thread + 31) / 32 * 32;
-  return {per_thread, static_cast<unsigned>(threads)};
-}
-inline constexpr long long kBlockVecMaxVectors = 4096;
-
-// block_per_row's threads: a warp per 32 columns, at most 16 warps (more columns a thread for
-// wider rows: the second pass then finds its row in L1).
-inline unsigned block_per_row_threads(long long cols) {
-  return static_cast<unsigned>(32 * std::min((cols + 31) / 32, 16LL));
 }
 
 #if defined(KV_BACKEND)
@@ -83,21 +60,20 @@ void block_per_row(const LaunchRequest& r) {
 
 template <typename T, int V>
 void block_vec_launch(const LaunchRequest& r, const RmsnormArgs<T>& a) {
-  const BlockVecPlan plan = block_vec_plan(a.cols, V);
+  const RegisterRowPlan plan = register_row_plan(a.cols, V);
   const dim3 grid(static_cast<unsigned>(a.rows));
   if (plan.vectors_per_thread == 1)
     rmsnorm_block_vec<T, V, 1><<<grid, dim3(plan.threads), 0, launch_stream(r)>>>(a);
   else
     rmsnorm_block_vec<T, V, 4><<<grid, dim3(plan.threads), 0, launch_stream(r)>>>(a);
-  check_launch("rmsnorm_block_vec<T, V, P>");
 }
 
 void block_vec(const LaunchRequest& r) {
   with_storage_type(r.dtype, [&]<typename T>() {
     const auto a = rmsnorm_args<T>(r);
-    if (rmsnorm_vector_path(r) && (a.cols + kLanesPerVector<T> - 1) / kLanesPerVector<T> <= kBlockVecMaxVectors)
+    if (rmsnorm_vector_path(r) && (a.cols + kLanesPerVector<T> - 1) / kLanesPerVector<T> <= kRegisterRowMaxVectors)
       block_vec_launch<T, kLanesPerVector<T>>(r, a);
-    else if (a.cols <= kBlockVecMaxVectors)
+    else if (a.cols <= kRegisterRowMaxVectors)
       block_vec_launch<T, 1>(r, a);
     else  // wider than registers hold: two passes over the row
       rmsnorm_block_per_row<T>

@@ -1,5 +1,7 @@
 #include "properties/property_kit.hpp"
 
+#include <cmath>
+
 #include "pipeline/case_trace.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/guarded_image.hpp"
@@ -119,6 +121,44 @@ std::vector<double> outputs_with(const Case& c, const Variant& v, const InputEdi
 }
 
 double keep_input(std::int64_t, std::int64_t, double stored) { return stored; }
+
+void expect_power_of_two_scaling(const Context& ctx, const OpSpec& op, std::span<const int> powers,
+                                 double negligible_eps) {
+  CaseShape shape;
+  shape.min_width = 32;  // f16 inputs of |x| 2^4 stay far below 65504; k >= 1 keeps them off subnormals
+  for (DType d : dtypes_of(ctx)) {
+    Case c = *case_of(op, d, shape, Placements::any, rc::gen::just(recipe("normal", 1)));
+    c.params[0] = negligible_eps;
+    const int k = *rc::gen::inRange(1, 5);
+    for (const Variant* v : variants_of(ctx, op)) {
+      Case pinned = c;
+      if (!pin(ctx, *v, pinned)) continue;
+      const auto a = outputs_with(pinned, *v, keep_input);
+      const auto b = outputs_with(pinned, *v, [&](std::int64_t, std::int64_t, double x) { return std::ldexp(x, k); });
+      // Which output element i is, in outputs_with's order: every output's elements in turn.
+      const std::vector<int> outputs = op.outputs();
+      std::size_t bad = a.size(), first = 0;
+      int bad_output = 0;
+      for (std::size_t o = 0; o < outputs.size() && bad == a.size(); ++o) {
+        const std::size_t count = static_cast<std::size_t>(pinned.layout(outputs[o]).elements());
+        for (std::size_t i = first; i < first + count && bad == a.size(); ++i)
+          if (!same_bits(std::ldexp(a[i], k * powers[o]), b[i])) bad = i, bad_output = static_cast<int>(o);
+        first += count;
+      }
+      count(ctx, *v, bad == a.size(), 0);
+      if (bad == a.size()) continue;
+      std::size_t offset = 0;
+      for (int o = 0; o < bad_output; ++o) offset += static_cast<std::size_t>(pinned.layout(outputs[o]).elements());
+      const int power = powers[static_cast<std::size_t>(bad_output)];
+      RC_FAIL(std::string(op.tensors[static_cast<std::size_t>(outputs[bad_output])].name) + " of x * 2^" +
+              std::to_string(k) + " is " + std::to_string(b[bad]) + " where " +
+              std::to_string(std::ldexp(a[bad], k * power)) + " was expected (x gives " + std::to_string(a[bad]) +
+              (power == 0 ? "" : ", times 2^" + std::to_string(k * power)) + ") at its element " +
+              std::to_string(bad - offset) + "\n  reproduce: ./kverify run '" + pinned.to_text() +
+              "' (then scale every input by 2^" + std::to_string(k) + ")");
+    }
+  }
+}
 
 ValueRecipe recipe(const char* name, double param) { return {name, param, true}; }
 

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,15 @@ using InputEdit = std::function<double(std::int64_t row, std::int64_t col, doubl
 std::vector<double> outputs_with(const Case& c, const Variant& v, const InputEdit& edit);
 // The edit that keeps every input.
 double keep_input(std::int64_t, std::int64_t, double stored);
+
+// A normalisation's scale property: x * 2^k (k from 1 to 4) scales output t of the op by
+// 2^(k * powers[t]) bit for bit (powers in the op's output order; 0: unchanged), for rows of at
+// least 32 normal:1 values with the op's first parameter (its eps) at `negligible_eps`. Binary
+// floating point changes no rounding under a power of two, so a kernel that computes what its
+// contract says passes; one that misplaces eps, or rescales, clamps or offsets by an absolute
+// amount, fails with the first element off.
+void expect_power_of_two_scaling(const Context& ctx, const OpSpec& op, std::span<const int> powers,
+                                 double negligible_eps);
 
 // Same bits, or both NaN.
 inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b); }

@@ -63,10 +63,10 @@ void with_storage_type(DType dtype, F&& f) {
     case DType::bf16:
       f.template operator()<__nv_bfloat16>();
       return;
-    case DType::f64:
+    default:  // f64 and the fixed element types (i32, i64, u8) are no storage dtype
       break;
   }
-  throw std::invalid_argument("kernels take f32, f16 or bf16 storage");
+  throw std::invalid_argument("kernels take f32, f16 or bf16 storage, not " + std::string(name(dtype)));
 }
 
 }  // namespace kverify

@@ -26,6 +26,7 @@ struct CheckOptions {
   std::string json_path = "kverify-check.json";
   std::string junit_path;  // --junit: the JUnit XML file ("" writes none)
   bool boundary_cases = true;
+  bool quick = false;  // emu: the boundary Cases past the grid limits are SKIPPED (past_grid_limits)
   // Fault isolation (check/isolation.hpp): the parent runs each backend x variant in a child
   // process; --no-isolate runs everything in this process.
   bool isolate = true;

@@ -373,6 +373,7 @@ CheckReport check_variant(Backend backend, const Variant& variant, std::size_t v
     if (options.dtype) argv.insert(argv.end(), {"--dtype", std::string(name(*options.dtype))});
     if (options.property) argv.insert(argv.end(), {"--property", *options.property});
     if (!options.boundary_cases) argv.push_back("--properties-only");
+    if (options.quick) argv.push_back("--quick");
     if (options.seconds > 0) {  // the time budget, shared out over the children of this backend
       const long share = std::max(1L, static_cast<long>(options.seconds / static_cast<double>(variants)));
       argv.insert(argv.end(), {"--budget", std::to_string(share) + "s"});

@@ -1,5 +1,6 @@
 #include "core/case.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -431,6 +432,10 @@ std::int64_t output_elements(const Case& c) {
   std::int64_t n = 0;
   for (const int t : c.op->outputs()) n += c.layout(t).elements();
   return n;
+}
+
+bool past_grid_limits(const Case& c) {
+  return std::any_of(c.shape.begin(), c.shape.end(), [](std::int64_t n) { return n > 65535; });
 }
 
 double Case::param(int p) const {

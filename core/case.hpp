@@ -85,6 +85,10 @@ inline DType tensor_dtype(const Case& c, int t) {
 }
 // Every output's elements, added.
 std::int64_t output_elements(const Case& c);
+// Whether a dimension of the Case is past 65535, the most blocks grid.y (and a grid a launcher
+// caps) holds: the Cases that find a missing grid-stride loop, and the ones emu runs block by block
+// for seconds (65537 rows of a block-per-row kernel are 65537 blocks).
+bool past_grid_limits(const Case& c);
 
 // Parses a Case line; throws InputError with one line naming the bad token. The ops it knows are
 // the op table's, or `ops` (a test's own declarations).

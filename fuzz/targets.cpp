@@ -332,15 +332,15 @@ std::vector<std::string> seed_lines(const Target& t) {
   if (is_linked(t.kind)) return linked_target(t.kind).seeds ? linked_target(t.kind).seeds() : out;
   if (!t.planted.empty()) return {};  // the demo starts from nothing: the fuzzer must find the bug itself
   // The op's boundary Cases (the ones `kverify check` runs), those the decoder can produce, but for
-  // a leading dimension past 65535 (65537 rows: as many blocks for a block-per-row kernel). The
-  // decoder draws such a Case about once in 10^4 by design, as one costs seconds on emu (20 s under
-  // ASan); as a seed it would cost every run of the target that much at its start. check runs it.
+  // those past the grid limits (65537 rows: as many blocks for a block-per-row kernel). The decoder
+  // draws such a Case about once in 10^4 by design, as one costs seconds on emu (20 s under ASan);
+  // as a seed it would cost every run of the target that much at its start. check runs it.
   const DecodeOptions d = decode_options(t, RunOptions{});
   for (const auto& line : boundary_case_lines(*t.op)) {
     try {
       const Case c = parse_case(line);
       static_cast<void>(encode_case(c, d));
-      if (c.shape.empty() || c.shape[0] <= 65535) out.push_back(line);
+      if (!past_grid_limits(c)) out.push_back(line);
     } catch (const InputError&) {  // past the decoder's size limits
     }
   }

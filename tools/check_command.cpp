@@ -60,6 +60,9 @@ constexpr Option kOptions[] = {
      "property; failures carry the Verdict and the reproduce line); with GITHUB_ACTIONS=true, failures\n"
      "are printed as ::error annotations too"},
     {"--properties-only", "", ValueKind::flag, "skip the boundary Cases"},
+    {"--quick", "", ValueKind::flag,
+     "emu: leave out the boundary Cases with a dimension past 65535 (grid limits: seconds each on emu,\n"
+     "milliseconds on the GPU); each is counted SKIPPED with the reason, never passed"},
     {"--sanitize", "TOOL", ValueKind::choice,
      "the children run under compute-sanitizer --tool TOOL on the GPU (it implies --backend cuda;\n"
      "with --backend emu it is bad input: emu has its own ASan/TSan flavors); each report is a failing\n"
@@ -127,6 +130,7 @@ int check(const ParsedOptions& p) {
   o.json_path = p.text("--json", o.json_path);
   o.junit_path = p.text("--junit", "");
   o.boundary_cases = !p.has("--properties-only");
+  o.quick = p.has("--quick");
   o.isolate = !p.has("--no-isolate");
   o.sanitize = p.text("--sanitize", "");
   o.gpus = p.text("--gpus", "");

@@ -8,8 +8,9 @@
 # run completes, a fast-math build passing under POLICY fast_math only.
 #   cuda_styles.sh <examples folder the CLI was built with> <that kverify CLI> <work dir> [budget per property, default 20]
 # A passing `check` takes 5 Cases a property (what it shows here is that each example and
-# registration goes through check as declared; the random search is the catalogue suites');
-# the planted bugs keep the budget.
+# registration goes through check as declared; the random search is the catalogue suites'), with
+# --quick (the boundary Cases past 65535, seconds each on emu, are cli:check_catalogue_emu's); the
+# planted bugs keep the budget and every boundary Case.
 set -euo pipefail
 examples_root="$1" kv="$2" work="$3" budget="${4:-20}"
 pass_budget=$((budget < 5 ? budget : 5))
@@ -25,7 +26,7 @@ mapfile -t variants < <(sed -En 's/^kverify_add_(variant|kernel)\(NAME ([a-z0-9_
 failed=0
 check_variant() {  # check_variant OP NAME WANT: `kverify check` of one variant must exit WANT
   local op="$1" name="$2" want="$3" rc=0 summary
-  "$kv" check --backend emu --op "$op" --variant "$name" --budget "$pass_budget" --json "$work/$name.json" >"$work/$name.txt" 2>&1 || rc=$?
+  "$kv" check --backend emu --op "$op" --variant "$name" --quick --budget "$pass_budget" --json "$work/$name.json" >"$work/$name.txt" 2>&1 || rc=$?
   summary="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/$name.txt" | tail -1 || true)"
   if [[ $rc -eq $want ]]; then echo "check exit $rc  $op/$name: $summary"; else echo "WRONG   $op/$name: check exit $rc, expected $want"; tail -40 "$work/$name.txt"; failed=1; fi
 }
@@ -51,7 +52,7 @@ check_variant gelu_tanh mutant_half2_gelu_drop_tail 1  # and check, as a user ru
 expect() {  # expect NAME EXIT PATTERN...: exit status and lines the output must hold
   local name="$1" want="$2" rc=0 pattern
   shift 2
-  "$kv" check --backend emu --variant "$name" --budget "$pass_budget" --json "$work/$name.json" \
+  "$kv" check --backend emu --variant "$name" --quick --budget "$pass_budget" --json "$work/$name.json" \
     >"$work/$name.txt" 2>&1 || rc=$?
   if [[ $rc -ne $want ]]; then echo "WRONG   $name: exit $rc, expected $want"; tail -30 "$work/$name.txt"; failed=1; return; fi
   for pattern in "$@"; do

@@ -52,6 +52,23 @@ case "$item" in
     expect 1 "row_sum.deterministic +mutant_refuses_every_case .*FAILED" -- check --backend emu --op row_sum \
       --variant mutant_refuses_every_case --properties-only --budget 3 --no-isolate --json "$work/c.json"
     ;;
+  quick_left_out)  # check --quick leaves the grid-limit Cases out on emu and says so: SKIPPED, never passed
+    expect 0 "^SKIPPED  emu: 1 boundary Case past the grid limits left out by --quick, e\.g\. \./kverify run 'op=row_sum variant=warp_per_row dtype=f32 shape=65537x1 backend=emu'" \
+      -- check --backend emu --op row_sum --variant warp_per_row --quick --budget 1 --json "$work/q.json" --junit "$work/q.xml"
+    python3 - "$work/q.json" "$work/q.xml" <<'PY' || fail=1
+import json, sys, xml.etree.ElementTree as ET
+report = json.load(open(sys.argv[1]))
+left = [t for t in ET.parse(sys.argv[2]).getroot().iter("testcase")
+        if any("left out by --quick" in (s.get("message") or "") for s in t.iter("skipped"))]
+names = sorted(t.get("name") for t in left)
+ran = sum(r["cases"] for r in report["boundary_cases"])
+want = ["boundary op=row_sum variant=warp_per_row dtype=f32 shape=65537x1 backend=emu"]
+if names != want or not any("left out by --quick" in s for s in report["skipped"]) or ran == 0:
+    sys.exit("FAIL: --quick: %d JUnit testcases skipped by it (%s), JSON skipped %s, %d boundary Cases run" %
+             (len(left), names, report["skipped"], ran))
+print("ok: --quick: the 65537-row Case a JUnit skip, in the JSON's skipped, %d boundary Cases run" % ran)
+PY
+    ;;
   memory_plan)  # too big for this machine: NOT RUN with the numbers, before anything is allocated
     expect 3 "the check needs [0-9.]+ GiB of host memory, [0-9.]+ [MG]iB available" -- \
       run 'op=softmax shape=100000x100000 backend=emu'

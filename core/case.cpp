@@ -418,6 +418,10 @@ recipe_math::Draw input_draw(const Case& c, int t) {
   if (spec.values == TensorValues::index) {
     d.kind = recipe_math::Kind::index;
     d.param = static_cast<double>(c.shape[static_cast<std::size_t>(spec.index_dim)]);
+    if (spec.ignored_param >= 0) {
+      d.ignored_share = spec.values_param;
+      d.ignored_value = c.param(spec.ignored_param);
+    }
   } else if (spec.values == TensorValues::mask) {
     d.kind = recipe_math::Kind::mask;
     d.param = spec.values_param;

@@ -249,6 +249,12 @@ std::string op_declaration_problem(const OpSpec& op) {
         (!integer || t.index_dim < 0 || t.index_dim >= static_cast<int>(op.dims.size())))
       return where + "index tensor " + std::string(t.name) +
              " needs an integer element type and the dimension it indexes";
+    if (t.ignored_param >= 0 &&
+        (t.values != TensorValues::index || t.ignored_param >= static_cast<int>(op.params.size()) ||
+         op.params[static_cast<std::size_t>(t.ignored_param)].kind != ParamKind::integer || t.values_param <= 0 ||
+         t.values_param >= 1))
+      return where + "tensor " + std::string(t.name) +
+             "'s ignored value needs an index tensor, an integer parameter and a share in (0, 1)";
   }
   for (const auto& p : op.params) {
     for (std::string_view key : {"op", "variant", "dtype", "shape", "dims", "values", "seed", "backend", "schedule"})

@@ -98,7 +98,10 @@ struct TensorSpec {
   std::int8_t rank = 0;
   TensorValues values = TensorValues::case_recipe;
   std::int8_t index_dim = -1;  // TensorValues::index: the dimension the values index
-  double values_param = 0;     // TensorValues::mask: its density; near_one: its spread
+  // TensorValues::index: the integer parameter whose value replaces a values_param share of the
+  // indices (cross_entropy's ignore_index: rows that must contribute nothing); -1: none.
+  std::int8_t ignored_param = -1;
+  double values_param = 0;  // TensorValues::mask: its density; near_one: its spread; index: the ignored share
   // The `halves` recipe flips signs along a reduction index of the first factor; the other factor
   // of a product (matmul's b) stays positive, so the partial sums of the product change sign.
   bool positive_in_halves = false;

@@ -205,6 +205,8 @@ struct Draw {
   int tensor;
   std::int64_t row, col, cols;
   bool positive = false;  // halves: this tensor is the positive factor (TensorSpec::positive_in_halves)
+  // index: this share of the elements (0: none) is `ignored_value` instead (an ignore_index).
+  double ignored_share = 0, ignored_value = 0;
 };
 
 KV_HOST_DEVICE std::uint64_t element_key(std::uint64_t seed, int tensor, std::int64_t row, std::int64_t col) {
@@ -284,6 +286,7 @@ KV_HOST_DEVICE double value(const Draw& d) {
       }
     }
     case Kind::index:
+      if (d.ignored_share > 0 && unit(b) < d.ignored_share) return d.ignored_value;
       return static_cast<double>(a % static_cast<std::uint64_t>(clamp_to(p, 1.0, 0x1p62)));
     case Kind::mask:
       return unit(b) < (p > 0 ? p : 0.5) ? 1.0 : 0.0;

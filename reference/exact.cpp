@@ -25,6 +25,13 @@ double exact_dot(std::span<const double> a, std::span<const double> b) {
   return static_cast<double>(acc);
 }
 
+double exact_log_sum_exp(std::span<const double> x, double minus) {
+  const double largest = *std::max_element(x.begin(), x.end());
+  Wide acc = 0;
+  for (double v : x) acc += mp::exp(Wide(v) - largest);
+  return static_cast<double>(mp::log(acc) + (Wide(largest) - minus));
+}
+
 bool compensated_sum_certified(double value, double magnitude, std::int64_t terms) {
   constexpr double u = 0x1.0p-53;
   const double n = static_cast<double>(terms > 1 ? terms - 1 : 0);

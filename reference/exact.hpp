@@ -14,6 +14,10 @@ namespace kverify {
 
 double exact_sum(std::span<const double> terms);
 double exact_dot(std::span<const double> a, std::span<const double> b);
+// log(sum_i exp(x_i)) - minus for finite x, in 665-bit MPFR arithmetic (the largest x taken out
+// first, so that no exponential overflows), rounded once to f64: a cross-entropy is
+// exact_log_sum_exp(row, row[target]).
+double exact_log_sum_exp(std::span<const double> x, double minus = 0);
 
 // A float64 sum with its rounding errors carried along: Sum2 of Ogita, Rump and Oishi ("Accurate
 // sum and dot product", SIAM J. Sci. Comput. 26, 2005), each addition's error recovered exactly by

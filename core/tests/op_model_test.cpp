@@ -136,6 +136,38 @@ TEST(OpModel, AnIndexInputIsDrawnInsideItsDimension) {
   }
 }
 
+// An index input with an ignored share (cross_entropy's targets): that share of the rows takes the
+// integer parameter's value, the others stay inside the dimension.
+constexpr TensorSpec kIgnoredTargets[] = {
+    {.name = "q", .dims = {0, 1, 2, 3}, .rank = 4},
+    {.name = "pos",
+     .element = ElementType::i64,
+     .dims = {2},
+     .rank = 1,
+     .values = TensorValues::index,
+     .index_dim = 2,
+     .ignored_param = 2,
+     .values_param = 0.25},
+    {.name = "o", .output = true, .dims = {0, 1, 2, 3}, .rank = 4},
+};
+
+TEST(OpModel, AnIgnoredShareOfAnIndexInputTakesTheParameter) {
+  OpSpec op = kOp;
+  op.tensors = kIgnoredTargets;
+  ASSERT_EQ(kverify::op_declaration_problem(op), "");
+  const OpSpec* const ops[] = {&op};
+  const Case c = kverify::parse_case("op=toy_attention dims=B:1,H:1,T:7,D:64 ignore=-7 seed=5", ops);
+  kverify::recipe_math::Draw d = kverify::input_draw(c, 1);
+  int ignored = 0;
+  for (std::int64_t r = 0; r < 4000; ++r) {
+    d.row = r;
+    const double v = kverify::recipe_math::value(d);
+    ignored += v == -7;
+    EXPECT_TRUE(v == -7 || (v >= 0 && v < 7)) << v;
+  }
+  EXPECT_NEAR(ignored, 1000, 100);  // a quarter, within 4 standard deviations (27)
+}
+
 TEST(OpModel, GenericBoundaryCasesParse) {
   const auto lines = kverify::generic_boundary_cases(kOp);
   EXPECT_GT(lines.size(), 10u);
@@ -150,6 +182,21 @@ TEST(OpModel, InconsistentDeclarationsAreNamed) {
   OpSpec bad = kOp;
   bad.tensors = kBadIndex;
   EXPECT_NE(kverify::op_declaration_problem(bad).find("index tensor x needs an integer element type"),
+            std::string::npos);
+  constexpr TensorSpec kIgnoredByAReal[] = {
+      {.name = "pos",
+       .element = ElementType::i64,
+       .dims = {2},
+       .rank = 1,
+       .values = TensorValues::index,
+       .index_dim = 2,
+       .ignored_param = 0,  // scale: a real
+       .values_param = 0.25},
+      {.name = "o", .output = true, .dims = {0}, .rank = 1},
+  };
+  bad = kOp;
+  bad.tensors = kIgnoredByAReal;
+  EXPECT_NE(kverify::op_declaration_problem(bad).find("tensor pos's ignored value needs an index tensor, an integer"),
             std::string::npos);
   constexpr ParamSpec kSeed[] = {{.name = "seed"}};
   bad = kOp;

@@ -56,12 +56,16 @@ class CrossEntropyTolerance final : public Tolerance {
     return std::max(ulp(out, e.value), e.condition * kUnitRoundoffF32 / roundings);
   }
 
-  // expf (2 ulp, once per exponential and per rescale) and logf (1 ulp) are approximations the
-  // eager composition (the C library's) does not make: the baseline rule judges the error past
-  // them. A loss's log s rides in Expected::input_magnitude; total's share is its rows' own.
+  // What the policy grants that the eager composition does not make, so the baseline rule judges
+  // only the error past it (in units of u, in Expected::input_magnitude; total's is its rows'):
+  // expf's 2 ulp once per exponential and per rescale and logf's 1 ulp (the eager composition
+  // calls the C library's), and the fused kernels' lse - x[t]. They keep lse in f32 for the
+  // backward pass (Liger, flash-attn's and Unsloth's cross-entropy, examples/cuda_styles'
+  // chunked_cross_entropy), which rounds at |lse| and |x[t]|; the eager (x[t] - max) - log s rounds
+  // at |x[t] - max|, so for logits far from 0 (a row of -300s) the fused form is 10 to 30 of the
+  // policy's units worse than the eager one while well inside the policy.
   double approximation_allowance(const Expected& e) const override {
-    if (output_ == kTotal) return static_cast<double>(e.input_magnitude) * kUnitRoundoffF32;
-    return (4 * (1 + terms_) + 2 * static_cast<double>(e.input_magnitude)) * kUnitRoundoffF32;
+    return static_cast<double>(e.input_magnitude) * kUnitRoundoffF32;
   }
 
   std::string describe() const override {
@@ -121,7 +125,7 @@ OutputExpectations cross_entropy_reference(const TensorView& logits, const Tenso
   Expectations loss{rows, 1, {}}, total{1, 1, {}};
   loss.values.reserve(static_cast<std::size_t>(rows));
   double sum = 0, budgets = 0;
-  float log_sums = 0;  // the rows' approximation allowances, for total
+  double allowances = 0;  // the rows' approximation allowances, for total
   std::int64_t kept = 0;
   for (std::int64_t r = 0; r < rows; ++r) {
     if (ignored(targets, r, ignore_index)) {
@@ -140,10 +144,11 @@ OutputExpectations cross_entropy_reference(const TensorView& logits, const Tenso
     }
     const double budget =
         sum_budget(row, terms) + 3 * row.log_sum + std::fabs(row.max) + std::fabs(target) + std::fabs(v);
-    loss.values.push_back(Expected{v, Expected::Kind::approx, budget, static_cast<float>(row.log_sum)});
+    const double allowance = 4 * (1 + terms) + 2 * row.log_sum + std::fabs(row.max) + std::fabs(target);
+    loss.values.push_back(Expected{v, Expected::Kind::approx, budget, static_cast<float>(allowance)});
     sum += v;
     budgets += budget;
-    log_sums += static_cast<float>(4 * (1 + terms) + 2 * row.log_sum);
+    allowances += allowance;
     ++kept;
   }
   const double count = static_cast<double>(kept);
@@ -159,7 +164,7 @@ OutputExpectations cross_entropy_reference(const TensorView& logits, const Tenso
     const double scale = reduction == kCrossEntropyMean ? count : 1;
     total.values.push_back(Expected{value, Expected::Kind::approx,
                                     (budgets + additions * sum) / scale + std::fabs(value),
-                                    static_cast<float>(log_sums / scale)});
+                                    static_cast<float>(allowances / scale)});
   }
   OutputExpectations out;
   out.push_back(std::move(loss));

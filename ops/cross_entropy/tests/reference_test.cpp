@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ops/cross_entropy/cross_entropy.hpp"
+#include "reference/compare.hpp"
 #include "reference/exact.hpp"
 
 namespace {
@@ -145,6 +146,36 @@ TEST(CrossEntropyReference, MaskedClassesAndNonFiniteRowsAreDefined) {
       kverify::cross_entropy_reference(f64_rows(x, 5, 3), f64_rows(first_two, 5, 1), -100, kverify::kCrossEntropySum);
   EXPECT_EQ(sum[1].at(0, 0).kind, Expected::Kind::exact);
   EXPECT_EQ(sum[1].at(0, 0).value, inf);
+}
+
+// The fused kernels' lse - x[t] (lse = max + log s kept in f32) on rows of logits far from 0: in the
+// policy, and through the baseline rule thanks to the allowance for that form; the same error
+// doubled past the allowance is not.
+TEST(CrossEntropyTolerance, TheFusedLseFormPassesTheBaselineRule) {
+  const std::int64_t cols = 65;
+  std::vector<double> x(static_cast<std::size_t>(2 * cols), -300.0);
+  for (std::int64_t c = 0; c < cols; ++c) x[static_cast<std::size_t>(cols + c)] = -300.0 + 0.25 * (c % 5);
+  const std::vector<double> targets = {0, 3};
+  const auto want =
+      kverify::cross_entropy_reference(f64_rows(x, 2, cols), f64_rows(targets, 2, 1), -100, kverify::kCrossEntropySum);
+  const auto eager = kverify::cross_entropy_eager(f64_rows(x, 2, cols), f64_rows(targets, 2, 1), -100,
+                                                  kverify::kCrossEntropySum, DType::f32);
+  const auto tolerance = kverify::cross_entropy_tolerance(cols, 2, 0);
+  std::vector<double> fused(2), doubled(2);
+  for (std::int64_t r = 0; r < 2; ++r) {
+    const auto row = [&](std::int64_t c) { return static_cast<float>(x[static_cast<std::size_t>(r * cols + c)]); };
+    float max = row(0), s = 0;
+    for (std::int64_t c = 1; c < cols; ++c) max = std::max(max, row(c));
+    for (std::int64_t c = 0; c < cols; ++c) s += std::exp(row(c) - max);
+    const float lse = max + std::log(s);
+    fused[static_cast<std::size_t>(r)] = lse - row(static_cast<std::int64_t>(targets[static_cast<std::size_t>(r)]));
+    const double error = fused[static_cast<std::size_t>(r)] - want[0].at(r, 0).value;
+    EXPECT_GT(std::fabs(error), 4 * std::fabs(eager[0][static_cast<std::size_t>(r)] - want[0].at(r, 0).value)) << r;
+    doubled[static_cast<std::size_t>(r)] =
+        want[0].at(r, 0).value + 2 * (std::fabs(error) + tolerance->approximation_allowance(want[0].at(r, 0)));
+  }
+  EXPECT_TRUE(kverify::check_against_baseline(f64_rows(fused, 2, 1), eager[0], want[0], *tolerance).ok);
+  EXPECT_FALSE(kverify::check_against_baseline(f64_rows(doubled, 2, 1), eager[0], want[0], *tolerance).ok);
 }
 
 struct RowKind {

@@ -64,7 +64,8 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
     probe.variant = std::string(v.name);
     if (!unsupported(v, probe, backend)) variants.push_back(&v);
   }
-  const auto rows = sampled_rows(c, SampleOptions{0, 10, c.seed + 17});
+  std::string how;
+  const auto rows = sampled_rows(c, SampleOptions{0, 10, c.seed + 17}, &how);
   const MemoryNeed need = huge_memory_need(c, static_cast<std::int64_t>(rows.size()));
   std::int64_t elements = 0, footprint = 0;  // of the largest tensor
   std::uint64_t last_byte = 0;
@@ -80,7 +81,10 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
       c.to_text().c_str(), static_cast<long long>(elements), static_cast<long long>(elements - (std::int64_t{1} << 31)),
       gib(last_byte).c_str(), gib(need.host).c_str(), gib(need.device).c_str());
   for (auto* v : variants) std::printf(" %s", std::string(v->name).c_str());
-  std::printf("\n  reference on %zu sampled rows: %s\n", rows.size(), row_list.c_str());
+  if (static_cast<std::int64_t>(rows.size()) < op_rows(c))
+    std::printf("\n  reference on %zu sampled rows: %s\n", rows.size(), row_list.c_str());
+  else  // a list of every row says nothing
+    std::printf("\n  %s%s\n", how.c_str(), rows_checked_apart(*c.op) ? "" : " (an output needs every row)");
   if (variants.empty()) {
     std::printf("  NOT RUN: no variant%s takes this Case on %s\n", only ? (" " + *only).c_str() : "",
                 std::string(name(backend)).c_str());

@@ -123,10 +123,11 @@ std::vector<Case> many_cases() {
               c.variant = n % 5 == 0 ? "tiled_v2" : "auto";
               for (int t = 0; t < op.tensor_count(); ++t) {
                 const Layout l = c.layout(t);
-                // 0: contiguous; 1: padded rows; 2: column-major plus an offset; 3: offsets only.
-                if (placement == 1)
+                // 0: contiguous; 1: padded rows; 2: column-major plus an offset; 3: offsets only
+                // (a rank-0 tensor, one element, has no strides).
+                if (l.rank > 0 && placement == 1)
                   c.placement[t].strides = l.rank == 1 ? kverify::Strides{3} : kverify::Strides{l.cols() + 3, 1};
-                if (placement == 2)
+                if (l.rank > 0 && placement == 2)
                   c.placement[t].strides = l.rank == 1 ? kverify::Strides{2} : kverify::Strides{1, l.rows() + 1};
                 if (placement >= 2) c.placement[t].offset = 1000 * (t + 1) + 1;
               }

@@ -46,9 +46,13 @@ struct OnlineSum {
     }
     sum += expf(x - max);  // a NaN x makes the sum NaN
   }
-  // Another pair's terms. A pair with no terms (max -inf) changes nothing: expf(-inf - -inf) is NaN.
+  // Another pair's terms. A pair whose max is -inf has a sum of 0, or NaN when it met a NaN: added
+  // as it is (its rescale would be expf(-inf - -inf), NaN either way).
   __device__ __forceinline__ void merge(float other_max, float other_sum) {
-    if (other_max == -INFINITY) return;
+    if (other_max == -INFINITY) {
+      sum += other_sum;
+      return;
+    }
     if (other_max > max) {
       sum = sum * expf(max - other_max) + other_sum;
       max = other_max;

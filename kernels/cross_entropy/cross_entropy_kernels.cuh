@@ -33,6 +33,8 @@ struct CrossEntropyArgs {
   int mean;  // 1: total is the mean over the rows not ignored; 0: their sum
 };
 
+inline constexpr float kLog2e = 1.4426950408889634f;
+
 // A running (max, sum of exp(x - max)) pair.
 struct OnlineSum {
   float max = -INFINITY;
@@ -132,6 +134,11 @@ __global__ void __launch_bounds__(512) cross_entropy_block_online(CrossEntropyAr
     if (body > a.classes) body = a.classes;
     if (threadIdx.x < body) p.add(kv::to_f32(x[threadIdx.x]));
   }
+  // The vectors' exponentials as exp2f((x - max) log2(e)): a subtraction, a product and the ex2
+  // instruction per logit, where expf's own range reduction costs more (the 16-bit rows were
+  // compute-bound on an H100); the policy counts the product's rounding. Never
+  // exp2f(fmaf(x, log2(e), -max log2(e))): max log2(e) rounds by u |max|, which as an exponent
+  // scales every term by up to 2^(u |max|) (a row of 1e30s then sums to inf).
   const T* vectors = x + body;
   const long long whole = (a.classes - body) / V;  // whole vectors (V = 1: every element)
   const long long step = static_cast<long long>(blockDim.x) * P;
@@ -149,7 +156,7 @@ __global__ void __launch_bounds__(512) cross_entropy_block_online(CrossEntropyAr
 #pragma unroll
       for (int j = 1; j < V; ++j) most = fmaxf(most, kv::to_f32(v[k].lane[j]));
       if (most > p.max) {
-        p.sum *= expf(p.max - most);
+        p.sum *= exp2f((p.max - most) * kLog2e);
         p.max = most;
       }
       if (p.max == -INFINITY) {  // masked classes only so far: every exponential 0, but a NaN stays
@@ -159,7 +166,7 @@ __global__ void __launch_bounds__(512) cross_entropy_block_online(CrossEntropyAr
         continue;
       }
 #pragma unroll
-      for (int j = 0; j < V; ++j) p.sum += expf(kv::to_f32(v[k].lane[j]) - p.max);  // NaN stays
+      for (int j = 0; j < V; ++j) p.sum += exp2f((kv::to_f32(v[k].lane[j]) - p.max) * kLog2e);  // NaN stays
     }
   }
   if constexpr (V > 1) {  // the tail past the last whole vector

@@ -8,6 +8,10 @@
 //   mutant_ignore_index_unchecked the target gathered as it is, ignore_index too (x[-100]: a read
 //                                 before the row, or a class's loss where 0 is due)
 //   mutant_mean_over_all_rows     the mean divides by every row, the ignored ones too
+//   mutant_prescaled_exp2         exp2f(fmaf(x, log2 e, -max log2 e)), the one-instruction exponent
+//                                 of attention kernels: max log2 e rounds by u |max|, which as an
+//                                 exponent scales every term by up to 2^(u |max|) (a row of 1e30s sums
+//                                 to inf; right while |max| u << 1)
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include "kernels/common/backend_launch.hpp"
@@ -24,7 +28,7 @@ namespace kverify::kernels::cross_entropy::mutants {
 
 // Which bug a mutant kernel plants (one kernel body, so each mutant differs from warp_per_row by
 // its bug alone).
-enum class Bug { none, no_max_subtraction, no_rescale, storage_accumulator, ignore_index_unchecked };
+enum class Bug { none, no_max_subtraction, no_rescale, storage_accumulator, ignore_index_unchecked, prescaled_exp2 };
 
 template <typename T, Bug bug>
 __global__ void cross_entropy_warp_mutant(CrossEntropyArgs<T> a) {
@@ -59,6 +63,16 @@ __global__ void cross_entropy_warp_mutant(CrossEntropyArgs<T> a) {
       sum = kv::from_f32<T>(kv::to_f32(sum) + expf(v - p.max));  // BUG: rounded to the storage dtype
     }
     p.sum = kv::to_f32(sum);
+  } else if constexpr (bug == Bug::prescaled_exp2) {
+    for (long long c = lane; c < a.classes; c += 32) {
+      const float v = kv::to_f32(x[c * a.logits_col_stride]);
+      if (v == -INFINITY) continue;
+      if (v > p.max) {
+        p.sum *= exp2f((p.max - v) * kLog2e);
+        p.max = v;
+      }
+      p.sum += exp2f(fmaf(v, kLog2e, -p.max * kLog2e));  // BUG: max log2(e) rounded, then an exponent
+    }
   } else {
     for (long long c = lane; c < a.classes; c += 32) p.add(kv::to_f32(x[c * a.logits_col_stride]));
   }
@@ -107,6 +121,7 @@ void ignore_index_unchecked(const LaunchRequest& r) {
   warp_mutant<Bug::ignore_index_unchecked>(r, "ignore_index_unchecked");
 }
 void mean_over_all_rows(const LaunchRequest& r) { warp_mutant<Bug::none>(r, "mean_over_all_rows", true); }
+void prescaled_exp2(const LaunchRequest& r) { warp_mutant<Bug::prescaled_exp2>(r, "prescaled_exp2"); }
 
 }  // namespace KV_BACKEND
 #endif

@@ -98,7 +98,13 @@ void check_context() {
   }
 }
 
+// Called from run_case, so from two host threads at once in a property that runs two Cases side by
+// side (run_at_once): the state is shared, and an unguarded assignment of last_case from both threads
+// corrupted the heap (glibc aborted a cuda child in `tcache_thread_shutdown`). The parent takes the
+// last Case line it read as the one running.
 void child_trace(const Case& c) {
+  static std::mutex one_at_a_time;
+  const std::lock_guard lock(one_at_a_time);
   check_context();
   child().last_case = c.to_text();
   child().last_on_cuda = c.backend == Backend::cuda;

@@ -54,7 +54,8 @@ __global__ void __launch_bounds__(kThreads)
     for (int i = threadIdx.x; i < cols / V; i += kThreads) {
       const Vec<T> q = xv[i], g = wv[i];
       Vec<T> out;
-      for (int k = 0; k < V; ++k) out.v[k] = static_cast<T>(static_cast<float>(q.v[k]) * rstd * static_cast<float>(g.v[k]));
+      for (int k = 0; k < V; ++k)
+        out.v[k] = static_cast<T>(static_cast<float>(q.v[k]) * rstd * static_cast<float>(g.v[k]));
       yv[i] = out;
     }
   } else {

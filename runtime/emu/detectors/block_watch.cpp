@@ -29,9 +29,11 @@ struct Slot {
   std::atomic<bool> reporting{false};
   std::atomic<std::int64_t> block_started_ns{0};  // 0: between blocks
   pthread_t thread{};
-  std::function<std::string()> describe;
+  std::function<std::string(int)> describe;
+  const int* running = nullptr;
   // Filled by the stuck thread itself, in the signal handler.
   void* frames[kMaxFrames] = {};
+  int sampled_running = -1;
   std::atomic<int> frame_count{-1};
 };
 std::array<Slot, kSlots> slots;
@@ -47,7 +49,10 @@ std::int64_t now_ns() {
 
 // On the stuck thread: its own stack, through the signal frame into the kernel's frames.
 void sample_stack(int) {
-  if (Slot* s = t_slot) s->frame_count.store(backtrace(s->frames, kMaxFrames), std::memory_order_release);
+  if (Slot* s = t_slot) {
+    s->sampled_running = *s->running;
+    s->frame_count.store(backtrace(s->frames, kMaxFrames), std::memory_order_release);
+  }
 }
 
 // The innermost frame in the kernel's source: not emu's own code, not the system's headers.
@@ -63,17 +68,27 @@ std::string kernel_line(const Slot& s) {
   return n < 0 ? std::string("(its stack could not be sampled)") : std::string("(no frame with a source line)");
 }
 
+// Asks the stuck thread for its stack and gives it a moment to answer. A sample taken while the
+// scheduler hands over between two threads (its own frames only) is taken again: the report names
+// a thread and its line.
+void sample_running_thread(Slot& s) {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    s.frame_count.store(-1);
+    pthread_kill(s.thread, SIGURG);
+    for (int i = 0; i < 50 && s.frame_count.load(std::memory_order_acquire) < 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (s.frame_count.load(std::memory_order_acquire) < 0 || s.sampled_running >= 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 [[noreturn]] void report_hang(Slot& s, double seconds) {
-  // Ask the stuck thread for its stack, and give it a moment to answer.
-  s.frame_count.store(-1);
-  pthread_kill(s.thread, SIGURG);
-  for (int i = 0; i < 50 && s.frame_count.load(std::memory_order_acquire) < 0; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  sample_running_thread(s);
   char limit[96];
   std::snprintf(limit, sizeof limit, "%.1f s without ending (the limit: %g s, KVERIFY_EMU_BLOCK_SECONDS)", seconds,
                 block_limit_seconds());
   const std::string report =
-      s.describe() + " has run " + limit + "; the running thread is at " + kernel_line(s) +
+      s.describe(s.sampled_running) + " has run " + limit + "; the running thread is at " + kernel_line(s) +
       " (a loop that never yields: a spin-wait needs __nanosleep on emu, and a flag someone sets)";
   if (HangReporter r = reporter.load()) r(report);
   std::fprintf(stderr, "kverify emu: time limit: %s\n", report.c_str());
@@ -129,7 +144,7 @@ double block_limit_seconds() {
 
 void set_hang_reporter(HangReporter r) { reporter.store(r); }
 
-LaunchWatch::LaunchWatch(std::function<std::string()> describe) : slot_(-1) {
+LaunchWatch::LaunchWatch(std::function<std::string(int)> describe, const int* running) : slot_(-1) {
   start_watchdog();
   std::lock_guard lock(slots_mutex);
   for (int i = 0; i < kSlots; ++i)
@@ -137,6 +152,7 @@ LaunchWatch::LaunchWatch(std::function<std::string()> describe) : slot_(-1) {
       Slot& s = slots[i];
       s.thread = pthread_self();
       s.describe = std::move(describe);
+      s.running = running;
       s.block_started_ns.store(0);
       s.used.store(true, std::memory_order_release);
       slot_ = i;

@@ -26,12 +26,14 @@ double block_limit_seconds();
 using HangReporter = void (*)(const std::string& report);
 void set_hang_reporter(HangReporter reporter);
 
-// The scheduler's side: one per launch, on the OS thread that runs it. `describe` tells, at the
-// moment it is called, which block runs and where its threads are (called from the watchdog
-// thread while the launch's thread is stuck in kernel code).
+// The scheduler's side: one per launch, on the OS thread that runs it. `running` is the scheduler's
+// index of the thread it runs (-1 between threads), read by the stuck OS thread itself when its
+// stack is sampled, so the report names the thread the sampled line belongs to; `describe` tells,
+// given that index, which block runs and where its threads are (called from the watchdog thread
+// while the launch's thread is stuck in kernel code).
 class LaunchWatch {
  public:
-  explicit LaunchWatch(std::function<std::string()> describe);
+  LaunchWatch(std::function<std::string(int running)> describe, const int* running);
   ~LaunchWatch();
   LaunchWatch(const LaunchWatch&) = delete;
   LaunchWatch& operator=(const LaunchWatch&) = delete;

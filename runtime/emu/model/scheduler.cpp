@@ -546,7 +546,8 @@ struct BlockRun {
   }
 
   // For the block watch, read from its thread while this block's thread is stuck in kernel code.
-  std::string hang_description(const Dim3& grid, const Dim3& block) const {
+  // `r`: the thread running when the stuck OS thread was sampled.
+  std::string hang_description(const Dim3& grid, const Dim3& block, int r) const {
     std::size_t waiting = 0, ended = 0;
     for (const Fiber& f : fibers) {
       waiting += f.fiber_state == FiberState::at_barrier || f.fiber_state == FiberState::at_warp;
@@ -554,7 +555,6 @@ struct BlockRun {
     }
     std::string text = "block " + dim_text(fibers.empty() ? Dim3{} : fibers[0].state.block_idx) +
                        " of a launch of grid " + dim_text(grid) + " x block " + dim_text(block);
-    const int r = running;
     if (r >= 0 && static_cast<std::size_t>(r) < fibers.size())
       text += " (thread " + dim_text(fibers[static_cast<std::size_t>(r)].state.thread_idx) + " running, " +
               std::to_string(waiting) + " waiting at a barrier or warp collective, " + std::to_string(ended) +
@@ -821,7 +821,8 @@ LaunchStats launch_erased(Dim3 grid, Dim3 block, std::size_t dynamic_shared_byte
                      kMaxDynamicSharedBytes);
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-  watch::LaunchWatch watch([&run, grid, block] { return run.hang_description(grid, block); });
+  watch::LaunchWatch watch([&run, grid, block](int running) { return run.hang_description(grid, block, running); },
+                           &run.running);
   std::optional<race::Finding> race_report;  // the first block's with a finding
   const BlockOrder order(options.schedule_seed, blocks);
   for (std::uint64_t i = 0; i < blocks; ++i) {

@@ -371,6 +371,10 @@ int run_bench(const BenchOptions& o) {
       report.device = info.name + ", " + std::to_string(info.sm_count) + " SMs, " +
                       std::to_string(info.l2_bytes >> 20) + " MiB L2, " + std::to_string(info.memory_bytes >> 30) +
                       " GiB" + peaks;
+#if defined(KVERIFY_CUDA_PTX_ONLY)
+      report.device += "; device code: PTX only, compiled by the driver when loaded (this build was configured "
+                       "with KVERIFY_CUDA_PTX_ONLY: no GPU was visible)";
+#endif
       report.driver =
           std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10);
       const std::string smi = output_of({"nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"});

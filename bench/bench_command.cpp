@@ -372,8 +372,9 @@ int run_bench(const BenchOptions& o) {
                       std::to_string(info.l2_bytes >> 20) + " MiB L2, " + std::to_string(info.memory_bytes >> 30) +
                       " GiB" + peaks;
 #if defined(KVERIFY_CUDA_PTX_ONLY)
-      report.device += "; device code: PTX only, compiled by the driver when loaded (this build was configured "
-                       "with KVERIFY_CUDA_PTX_ONLY: no GPU was visible)";
+      report.device +=
+          "; device code: PTX only, compiled by the driver when loaded (this build was configured "
+          "with KVERIFY_CUDA_PTX_ONLY: no GPU was visible)";
 #endif
       report.driver =
           std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10);

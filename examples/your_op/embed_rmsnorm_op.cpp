@@ -89,8 +89,8 @@ OutputExpectations reference(const Case& c, std::span<const TensorView> in) {
       // IEEE arithmetic and PyTorch give.
       const double value = table.at(v, col) * r.rstd * w.at(col, 0);
       // The condition is |w|: what an error of x * rstd is multiplied by (the policy's underflow term).
-      y.values.push_back({value, std::isnan(value) ? Expected::Kind::nan : Expected::Kind::approx,
-                          std::fabs(w.at(col, 0))});
+      y.values.push_back(
+          {value, std::isnan(value) ? Expected::Kind::nan : Expected::Kind::approx, std::fabs(w.at(col, 0))});
     }
   }
   OutputExpectations out;
@@ -155,7 +155,8 @@ class Policy final : public Tolerance {
   std::string describe() const override {
     std::ostringstream s;
     s << "embed_rmsnorm " << (rstd_ ? "rstd" : "y") << " " << name(out_) << ": |err| <= u*((n+2)/2 + "
-      << (rstd_ ? 4 : 6) << ")*|v| + (1 + |w|)/2 * 2^-149" << (out_ == DType::f32 ? "" : " + 1 ulp(" + std::string(name(out_)) + ")")
+      << (rstd_ ? 4 : 6) << ")*|v| + (1 + |w|)/2 * 2^-149"
+      << (out_ == DType::f32 ? "" : " + 1 ulp(" + std::string(name(out_)) + ")")
       << ", u = 2^-24, n = C/32 + log2 C + 1 = " << terms_;
     return s.str();
   }

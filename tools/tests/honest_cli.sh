@@ -69,6 +69,14 @@ if names != want or not any("left out by --quick" in s for s in report["skipped"
 print("ok: --quick: the 65537-row Case a JUnit skip, in the JSON's skipped, %d boundary Cases run" % ran)
 PY
     ;;
+  runs_once)  # a Case past 65535 rows runs once on emu and says so; what it never writes still fails
+    expect 0 "held: .*every output written; one run, not two \(more than 65535 rows on emu" -- \
+      run 'op=row_sum variant=warp_per_row dtype=f32 shape=65537x1 backend=emu'
+    expect 0 "held: .*two runs bitwise equal \(schedule=0 then schedule=1" -- \
+      run 'op=row_sum variant=warp_per_row dtype=f32 shape=65535x1 backend=emu'
+    expect 1 "\[unwritten\] y: element \(65536,0\) kept the poison of the Case's one run: never written" -- \
+      run 'op=row_sum variant=mutant_capped_grid dtype=f32 shape=65537x1 values=zeros backend=emu'
+    ;;
   memory_plan)  # too big for this machine: NOT RUN with the numbers, before anything is allocated
     expect 3 "the check needs [0-9.]+ GiB of host memory, [0-9.]+ [MG]iB available" -- \
       run 'op=softmax shape=100000x100000 backend=emu'

@@ -254,12 +254,15 @@ int run_fuzz(const FuzzArgs& a) {
     return kFail;
   }
 
-  // A finding: minimize it, keep it with its Case line, print the line.
+  // A finding: minimize it, keep it with its Case line, print the line. Each of libFuzzer's
+  // shrinking steps gets 2000 attempts (the step that cannot shrink ends it), within 15 s in all:
+  // with the time alone the last, failing step always ran to the 15 s (the planted tail bug's 9
+  // bytes: 6 either way, 2.8 s instead of 17 s).
   fs::path found = *artifact;
   if (found.is_relative()) found = fs::current_path() / found;
   fs::create_directories(keep, ec);
   const fs::path kept = keep / found.filename();
-  std::vector<std::string> min_argv = {bin.string(), "-minimize_crash=1", "-max_total_time=15",
+  std::vector<std::string> min_argv = {bin.string(), "-minimize_crash=1", "-runs=2000", "-max_total_time=15",
                                        "-exact_artifact_path=" + kept.string()};
   for (const auto& [key, value] : options)
     if (key == "timeout" || key == "max_len" || key == "rss_limit_mb") min_argv.push_back("-" + key + "=" + value);

@@ -114,4 +114,18 @@ struct OnePlus {
   __device__ float operator()(float v) const { return 1.f + v; }
 };
 
+// The first four kernels of an eager softmax, and of log_softmax: each row's max into `row_max`,
+// x - max into `shifted`, its exp into `exps` (both in the storage dtype, as the framework keeps
+// them), the exps' row sum into `row_sum`.
+template <typename T>
+void softmax_parts(const T* x, T* shifted, T* exps, float* row_max, float* row_sum, long long rows, long long cols,
+                   cudaStream_t s) {
+  const long long n = rows * cols;
+  const int g = grid_for(n);
+  reduce_rows<T, true>(x, row_max, rows, cols, s);
+  map_row<<<g, kThreads, 0, s>>>(x, row_max, shifted, n, cols, Sub{});
+  map1<<<g, kThreads, 0, s>>>(shifted, exps, n, Exp{});
+  reduce_rows<T, false>(exps, row_sum, rows, cols, s);
+}
+
 }  // namespace kverify::bench::eager

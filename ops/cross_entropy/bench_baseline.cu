@@ -77,12 +77,8 @@ Baseline device_baseline(const BaselineInputs& in) {
     float* loss = static_cast<float*>(st->loss.data);
     float* total = static_cast<float*>(st->total.data);
     b.run = [=] {
-      const int g = grid_for(n);
-      reduce_rows<T, true>(x, mx, rows, cols, s);
-      map_row<<<g, kThreads, 0, s>>>(x, mx, t1, n, cols, Sub{});
-      map1<<<g, kThreads, 0, s>>>(t1, t2, n, Exp{});
-      reduce_rows<T, false>(t2, sm, rows, cols, s);
-      map_row<<<g, kThreads, 0, s>>>(t1, sm, logp, n, cols, LogSub{});
+      softmax_parts(x, t1, t2, mx, sm, rows, cols, s);
+      map_row<<<grid_for(n), kThreads, 0, s>>>(t1, sm, logp, n, cols, LogSub{});
       nll_gather<<<static_cast<unsigned>((rows + kThreads - 1) / kThreads), kThreads, 0, s>>>(logp, target, loss, rows,
                                                                                               cols, ignore_index);
       nll_reduce<<<1, kThreads, 0, s>>>(loss, target, total, rows, ignore_index, mean);

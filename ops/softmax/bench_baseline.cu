@@ -32,12 +32,8 @@ Baseline device_baseline(const BaselineInputs& in) {
     float* mx = static_cast<float*>(st->row_max.data);
     float* sm = static_cast<float*>(st->row_sum.data);
     b.run = [=] {
-      const int g = grid_for(n);
-      reduce_rows<T, true>(x, mx, rows, cols, s);
-      map_row<<<g, kThreads, 0, s>>>(x, mx, t1, n, cols, Sub{});
-      map1<<<g, kThreads, 0, s>>>(t1, t2, n, Exp{});
-      reduce_rows<T, false>(t2, sm, rows, cols, s);
-      map_row<<<g, kThreads, 0, s>>>(t2, sm, y, n, cols, Div{});
+      softmax_parts(x, t1, t2, mx, sm, rows, cols, s);
+      map_row<<<grid_for(n), kThreads, 0, s>>>(t2, sm, y, n, cols, Div{});
       kverify::cuda::check_launch("eager softmax");
     };
   });

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ops/cross_entropy/cross_entropy.hpp"
+#include "ops/tests/host_views.hpp"
 #include "reference/compare.hpp"
 #include "reference/exact.hpp"
 
@@ -18,10 +19,7 @@ namespace {
 
 using kverify::DType;
 using kverify::Expected;
-
-kverify::TensorView f64_rows(const std::vector<double>& v, std::int64_t rows, std::int64_t cols) {
-  return {reinterpret_cast<const unsigned char*>(v.data()), kverify::Layout2D::row_major(rows, cols), DType::f64};
-}
+using kverify::test_views::f64_rows;
 
 // Rows of f32 logits: `center` + `spread` * normal, one logit per row raised by `lead`.
 std::vector<double> logits_of(std::int64_t rows, std::int64_t cols, double center, double spread, double lead,

@@ -9,16 +9,14 @@
 #include <vector>
 
 #include "ops/layernorm/layernorm.hpp"
+#include "ops/tests/host_views.hpp"
 #include "reference/exact.hpp"
 
 namespace {
 
 using kverify::DType;
 using kverify::Expected;
-
-kverify::TensorView f64_rows(const std::vector<double>& v, std::int64_t rows, std::int64_t cols) {
-  return {reinterpret_cast<const unsigned char*>(v.data()), kverify::Layout2D::row_major(rows, cols), DType::f64};
-}
+using kverify::test_views::f64_rows;
 
 // Rows of f32 values: `center` plus a spread of `spread` (normal), stored in `dtype`.
 std::vector<double> rows_around(std::int64_t rows, std::int64_t cols, double center, double spread, DType dtype,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/matmul_relu/matmul_relu.hpp"
+#include "ops/tests/host_views.hpp"
 
 namespace {
 
@@ -17,13 +18,8 @@ using kverify::DType;
 using kverify::Expected;
 using kverify::Layout2D;
 using kverify::TensorView;
-
-TensorView f64_view(const std::vector<double>& v, Layout2D layout) {
-  return {reinterpret_cast<const unsigned char*>(v.data()), layout, DType::f64};
-}
-TensorView f64_rows(const std::vector<double>& v, std::int64_t rows, std::int64_t cols) {
-  return f64_view(v, Layout2D::row_major(rows, cols));
-}
+using kverify::test_views::f64_rows;
+using kverify::test_views::f64_view;
 
 // f16 storage from values that are exact in f16.
 std::vector<std::uint16_t> f16_bits(const std::vector<double>& v) {

@@ -9,16 +9,14 @@
 #include <vector>
 
 #include "ops/rmsnorm/rmsnorm.hpp"
+#include "ops/tests/host_views.hpp"
 #include "reference/exact.hpp"
 
 namespace {
 
 using kverify::DType;
 using kverify::Expected;
-
-kverify::TensorView f64_rows(const std::vector<double>& v, std::int64_t rows, std::int64_t cols) {
-  return {reinterpret_cast<const unsigned char*>(v.data()), kverify::Layout2D::row_major(rows, cols), DType::f64};
-}
+using kverify::test_views::f64_rows;
 
 // Rows of f32 values over the contract's whole range (|x| from 1e-30 to 1e15), and their weights.
 std::vector<double> wide_range_rows(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {

@@ -6,15 +6,13 @@
 
 #include "core/error.hpp"
 #include "ops/softmax/softmax.hpp"
+#include "ops/tests/host_views.hpp"
 
 namespace {
 
 using kverify::DType;
 using kverify::Expected;
-
-kverify::TensorView f64_rows(const std::vector<double>& v, std::int64_t rows, std::int64_t cols) {
-  return {reinterpret_cast<const unsigned char*>(v.data()), kverify::Layout2D::row_major(rows, cols), DType::f64};
-}
+using kverify::test_views::f64_rows;
 
 TEST(SoftmaxReference, SeedExampleGivesOneSixthAndOneThird) {
   const std::vector<double> x{0, 0, std::log(2.0), 0, 0};

@@ -37,7 +37,7 @@ std::vector<GuardedImage> materialize(const Case& c, unsigned threads = 1);
 // One run: poison the outputs, launch, check canaries and input bytes. False when the launch itself
 // failed (the Verdict already says why).
 bool guarded_run(const Case& c, const Variant& v, std::vector<GuardedImage>& images, Poison poison, Verdict& verdict,
-                 unsigned threads = 1, const char* run_name = nullptr);  // default: "run 1" for NaN poison, else "run 2
+                 unsigned threads = 1);
 // The seed of the second run's random poison (Poison::random_finite).
 inline constexpr std::uint64_t kRandomPoisonSeed = 0x5eed;
 // A run's guard violations of one tensor as the Verdict lists them: the damaged canaries (described
@@ -49,11 +49,14 @@ void report_guards(const std::string& run_name, const std::string& tensor, const
 // run (float atomics across blocks, a "last block combines" without a fence) differs between the
 // two runs; elsewhere the Case itself (the GPU chooses its own orders).
 Case second_run_of(const Case& c);
-// Whether a Case is run once, not twice: on emu, a Case with more than 65535 rows (the grid-limit
+// Whether a Case is run once, not twice: on emu, a Case with more than 65535 rows and floating-point
+// outputs (the grid-limit
 // boundary Cases: 65537 blocks or more, each of a few emulated threads, the largest single cost of a
-// check on emu). Its one run poisons with random finite values, so an element it never writes still
-// fails (unwritten); the two-order comparison of its blocks and threads is what it gives up, and
-// the variant's other Cases make it.
+// check on emu). Its one run poisons with the NaN pattern (a signaling NaN, or for f16 a payload no
+// arithmetic gives), so an element that keeps those bits was never written (a random finite poison
+// would be met by a right 16-bit value about once in 65536 elements; an integer output's pattern is
+// a value like any other, so such a Case runs twice); the two-order comparison of its blocks and
+// threads is what it gives up, and the variant's other Cases make it.
 bool runs_once(const Case& c);
 // Elements that kept the poison of a Case's one run (runs_once): never written.
 void find_unwritten(const GuardedImage& image, Poison poison, Verdict& verdict);

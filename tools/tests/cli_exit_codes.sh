@@ -102,6 +102,14 @@ if [[ $rc -ne 1 ]] || ! grep -qE "reproduce \(two calls at once\): ./kverify run
 else
   echo "ok: launched_at_once fails a launcher's static scratch (exit 1), the pair its reproduce line"
 fi
+# ignored_rows_unread: a kernel whose rows share a max with an ignored neighbour (two rows a warp)
+# fails it: the neighbour's logits at 1e30 leave the row no term.
+out="$("$k" check --backend emu --variant mutant_packed_shared_max --property cross_entropy.ignored_rows_unread --properties-only --budget 30 --json "$(mktemp -u)" 2>&1)"; rc=$?
+if [[ $rc -ne 1 ]] || ! grep -q "the logits of the ignored rows (target = ignore_index .*) rewritten to" <<<"$out"; then
+  echo "FAIL: ignored_rows_unread on mutant_packed_shared_max exited $rc: $out"; fail=1
+else
+  echo "ok: ignored_rows_unread fails a max shared with an ignored row (exit 1)"
+fi
 # state_between_cases: a plan cached per width fails it with the sequence as its reproduce line;
 # check's alone-rerun finds the earlier Case it fails after; a failure that reproduces alone gets
 # neither line.

@@ -12,6 +12,10 @@
 //                                 of attention kernels: max log2 e rounds by u |max|, which as an
 //                                 exponent scales every term by up to 2^(u |max|) (a row of 1e30s sums
 //                                 to inf; right while |max| u << 1)
+//   mutant_packed_shared_max      rows of up to 16 classes two to a warp, the max reduced over the
+//                                 whole warp: a row's terms scaled by its neighbour's max, an ignored
+//                                 neighbour's too (exact while the two maxima are near; a neighbour
+//                                 far above leaves the row no term: an infinite loss)
 // This header is compiled once per backend (KV_BACKEND = emu or cuda); the launchers live in
 // namespace KV_BACKEND.
 #include "kernels/common/backend_launch.hpp"
@@ -95,6 +99,29 @@ __global__ void cross_entropy_total_over_all_rows(CrossEntropyArgs<T> a) {
   if (threadIdx.x == 0) *a.total = a.mean ? sum / static_cast<float>(a.rows) : sum;  // BUG: rows, not those kept
 }
 
+// Two rows of up to 16 classes a warp, a half-warp a row, as kernels for small vocabularies pack
+// them; the row's ignore_index checked only when its loss is stored.
+template <typename T>
+__global__ void cross_entropy_packed_shared_max(CrossEntropyArgs<T> a) {
+  const long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 16;
+  const unsigned lane = threadIdx.x % 16;
+  const bool live = row < a.rows;  // a row past the end still takes part in the shuffles
+  float v = -INFINITY;
+  if (live && lane < a.classes) v = kv::to_f32(a.logits[row * a.logits_row_stride + lane * a.logits_col_stride]);
+  OnlineSum p;
+  p.max = v;
+  for (int offset = 16; offset > 0; offset /= 2)  // BUG: offset 16 reaches the other half-warp's row
+    p.max = fmaxf(p.max, __shfl_xor_sync(0xffffffffu, p.max, offset));
+  p.sum = v == -INFINITY ? 0.0f : expf(v - p.max);
+  for (int offset = 8; offset > 0; offset /= 2) p.sum += __shfl_xor_sync(0xffffffffu, p.sum, offset);
+  if (!live || lane != 0) return;
+  if (cross_entropy_ignored(a, row)) {
+    a.loss[row * a.loss_stride] = 0.0f;
+    return;
+  }
+  cross_entropy_store(a, row, p);
+}
+
 #if defined(KV_BACKEND)
 namespace KV_BACKEND {
 
@@ -122,6 +149,18 @@ void ignore_index_unchecked(const LaunchRequest& r) {
 }
 void mean_over_all_rows(const LaunchRequest& r) { warp_mutant<Bug::none>(r, "mean_over_all_rows", true); }
 void prescaled_exp2(const LaunchRequest& r) { warp_mutant<Bug::prescaled_exp2>(r, "prescaled_exp2"); }
+// Up to 16 classes: the packed kernel; wider rows: the warp-per-row kernel as it is.
+void packed_shared_max(const LaunchRequest& r) {
+  with_storage_type(r.dtype, [&]<typename T>() {
+    const auto a = cross_entropy_args<T>(r);
+    if (a.classes > 16) return warp_mutant<Bug::none>(r, "packed_shared_max");
+    cross_entropy_packed_shared_max<T>
+        <<<dim3(static_cast<unsigned>((a.rows + 15) / 16)), dim3(256), 0, launch_stream(r)>>>(a);
+    check_launch("packed_shared_max");
+    cross_entropy_total<T><<<1, 256, 0, launch_stream(r)>>>(a);
+    check_launch("packed_shared_max");
+  });
+}
 
 }  // namespace KV_BACKEND
 #endif

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "core/case.hpp"
 #include "ops/cross_entropy/cross_entropy.hpp"
 #include "ops/tests/host_views.hpp"
 #include "reference/compare.hpp"
@@ -232,6 +233,32 @@ TEST(CrossEntropyTolerance, TheBugClassesFail) {
   const double over_all_rows = (mean[0].at(0, 0).value + mean[0].at(2, 0).value) / 4;
   EXPECT_GT(std::fabs(over_all_rows - mean[1].at(0, 0).value),
             kverify::cross_entropy_tolerance(10, 4, 1)->bound(mean[1].at(0, 0)));
+}
+
+// bench_bytes never counts fewer bytes than a bench Case reads: the rows its shapes draw at
+// ignore_index, for any seed, are at least the share it assumes ignored (its fraction of the copy
+// ceiling may be understated, never inflated).
+TEST(CrossEntropyBench, TheByteCountNeverAssumesMoreIgnoredRowsThanABenchCaseDraws) {
+  const kverify::OpSpec* op = kverify::find_op("cross_entropy");
+  ASSERT_NE(op, nullptr);
+  ASSERT_FALSE(op->bench_shapes.empty());
+  for (const std::string_view shape : op->bench_shapes)
+    for (int seed = 0; seed < 16; ++seed) {
+      const kverify::Case c =
+          kverify::parse_case("op=cross_entropy shape=" + std::string(shape) + " seed=" + std::to_string(seed));
+      kverify::recipe_math::Draw d = kverify::input_draw(c, 1);
+      const std::int64_t rows = c.shape[0], classes = c.shape[1];
+      std::int64_t ignored = 0;
+      for (std::int64_t r = 0; r < rows; ++r) {
+        d.row = r, d.col = 0;
+        ignored += kverify::recipe_math::value(d) == c.param(0);
+      }
+      const double bf16_bytes = op->bench_bytes(c.shape, DType::bf16);
+      const double kept_rows_counted =
+          (bf16_bytes - static_cast<double>(rows) * 12 - 4) / (2.0 * static_cast<double>(classes));
+      EXPECT_GE(kept_rows_counted, static_cast<double>(rows - ignored)) << c.to_text();
+      EXPECT_LE(kept_rows_counted, static_cast<double>(rows)) << c.to_text();
+    }
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 #include "gpu/commands.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <chrono>
@@ -148,24 +147,10 @@ int run_huge_case(const Case& base, Backend backend, const std::optional<std::st
       }
       for (const int t : outputs) {
         const GuardedImage& y = images[static_cast<std::size_t>(t)];
-        const std::uint64_t poison = y.poison_bits(Poison::nan, 0, 0, 0);
-        const std::int64_t cols = y.layout().cols();
-        std::atomic<std::int64_t> unwritten{0}, first_unwritten{-1};
-        parallel_rows(y.layout().rows(), [&](std::int64_t r0, std::int64_t r1) {
-          std::int64_t count = 0;
-          for (std::int64_t r = r0; r < r1; ++r)
-            for (std::int64_t col = 0; col < cols; ++col)
-              if (y.element_bits(r, col) == poison) {
-                if (count++ == 0) {
-                  std::int64_t expected = -1;
-                  first_unwritten.compare_exchange_strong(expected, r);
-                }
-              }
-          unwritten += count;
-        });
-        if (unwritten > 0)
-          problems.push_back("[unwritten] " + y.name() + ": " + std::to_string(unwritten.load()) +
-                             " elements kept the NaN poison (first in row " + std::to_string(first_unwritten.load()) +
+        const KeptPoison kept = kept_poison(y, Poison::nan, hardware_threads());
+        if (kept.count > 0)
+          problems.push_back("[unwritten] " + y.name() + ": " + std::to_string(kept.count) +
+                             " elements kept the NaN poison (first in row " + std::to_string(kept.first[0].first) +
                              ")");
       }
       std::vector<std::unique_ptr<Tolerance>> owned;

@@ -228,18 +228,31 @@ void compare_runs(const GuardedImage& first, const GuardedImage& second, Verdict
                 " differs between two runs of the same Case" + orders, " elements differ in all");
 }
 
-void find_unwritten(const GuardedImage& image, Poison poison, Verdict& verdict) {
+KeptPoison kept_poison(const GuardedImage& image, Poison poison, unsigned threads) {
   const Layout& l = image.layout();
-  std::int64_t unwritten = 0;
-  std::vector<std::pair<std::int64_t, std::int64_t>> listed;
-  for (std::int64_t r = 0; r < l.rows(); ++r)
-    for (std::int64_t col = 0; col < l.cols(); ++col) {
-      if (image.element_bits(r, col) != image.poison_bits(poison, kRandomPoisonSeed, r, col)) continue;
-      if (listed.size() < Verdict::kMaxListed) listed.emplace_back(r, col);
-      ++unwritten;
-    }
-  list_elements(verdict, "unwritten", image, listed, unwritten, " kept the poison of the Case's one run: never written",
-                " elements never written in all");
+  KeptPoison kept;
+  std::mutex m;
+  parallel_for(l.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
+    KeptPoison part;
+    for (auto r = r0; r < r1; ++r)
+      for (std::int64_t col = 0; col < l.cols(); ++col) {
+        if (image.element_bits(r, col) != image.poison_bits(poison, kRandomPoisonSeed, r, col)) continue;
+        if (part.first.size() < Verdict::kMaxListed) part.first.emplace_back(r, col);
+        ++part.count;
+      }
+    std::lock_guard lock(m);
+    kept.count += part.count;
+    kept.first.insert(kept.first.end(), part.first.begin(), part.first.end());
+  });
+  std::sort(kept.first.begin(), kept.first.end());
+  if (kept.first.size() > Verdict::kMaxListed) kept.first.resize(Verdict::kMaxListed);
+  return kept;
+}
+
+void find_unwritten(const GuardedImage& image, Poison poison, Verdict& verdict) {
+  const KeptPoison kept = kept_poison(image, poison);
+  list_elements(verdict, "unwritten", image, kept.first, kept.count,
+                " kept the poison of the Case's one run: never written", " elements never written in all");
 }
 
 std::string case_progress() {
@@ -350,13 +363,14 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
             : (k ? "; " : "") + std::string(c.op->tensors[static_cast<std::size_t>(outputs[k])].name) + ": " + text;
   }
 
+  const bool once = runs_once(c);
   begin_step("making the inputs");
   std::vector<GuardedImage> first, second;
   try {
     first = materialize(c);
     // The second run's images: a copy of materialize(c)'s (a pure function of the Case), taken
     // before anything runs; generating the values again cost as much as copying them ten times.
-    if (!runs_once(c)) second = first;
+    if (!once) second = first;
   } catch (const std::runtime_error& e) {  // a far layout's address range this host cannot reserve
     verdict.outcome = Outcome::skipped;
     verdict.reason = std::string("the Case's buffers could not be made here: ") + e.what();
@@ -368,7 +382,6 @@ Verdict run_case_with(const Case& c, const Variant& variant_to_run, std::vector<
     throw std::logic_error("op " + std::string(c.op->name) + "'s reference gave " + std::to_string(want.size()) +
                            " outputs' expectations, the op declares " + std::to_string(outputs.size()));
   const std::uint64_t side_stream_launches_before = emu::side_stream_launches();
-  const bool once = runs_once(c);
   const Case run2 = second_run_of(c);
   if (once) {
     begin_step("run 1 of 1 of the kernel");

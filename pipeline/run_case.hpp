@@ -58,6 +58,13 @@ Case second_run_of(const Case& c);
 // a value like any other, so such a Case runs twice); the two-order comparison of its blocks and
 // threads is what it gives up, and the variant's other Cases make it.
 bool runs_once(const Case& c);
+// The elements of `image` that hold `poison`'s bits: how many, and the first Verdict::kMaxListed
+// in row-major order (a run's outputs that were never written; `threads` > 1 spreads the rows).
+struct KeptPoison {
+  std::int64_t count = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> first;
+};
+KeptPoison kept_poison(const GuardedImage& image, Poison poison, unsigned threads = 1);
 // Elements that kept the poison of a Case's one run (runs_once): never written.
 void find_unwritten(const GuardedImage& image, Poison poison, Verdict& verdict);
 // Elements that kept the poison of both runs (unwritten) or differ between them (nondeterministic).
